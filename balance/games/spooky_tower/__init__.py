@@ -1,0 +1,87 @@
+"""Spooky Tower (Repos Production, 2026): roll two dice, take or flip Building cards, 5 ghosts or 3 fragments win."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import GameSpec, ParamSpec, StrategySpec
+from . import enums as E
+from .components import SpookyTowerComponents, SpookyTowerRules, compile_rules
+
+STRATEGIES = {
+    "random": StrategySpec(
+        "random", 0,
+        "Uniform baseline: every distinct (take | flip, value) pair is equally likely; rerolls only when no action "
+        "is legal; effect targets and pet victims uniform; always goes to the Park."),
+    "ghost_hunter": StrategySpec(
+        "ghost_hunter", 1,
+        "Greedy: flips the held stack with the most expected ghosts once it is worth `flip_min_ev`, otherwise takes "
+        "the card whose Photos hold the most ghosts; steals from the leader.",
+        (ParamSpec("flip_min_ev", 0.6, 0.0, 10.0, "Expected ghosts a flip must promise before it beats taking."),
+         ParamSpec("take_weight", 0.5, 0.0, 10.0, "Worth of taking a card, per expected ghost on its Photos."),
+         ParamSpec("reroll_below", 0.3, -1.0, 10.0, "Reroll when the best action scores below this."),
+         ParamSpec("steal_leader", 1.0, 0.0, 1.0, "1: steal pets from the player nearest to winning; 0: from the "
+                                                  "first seat holding one."))),
+    "collector": StrategySpec(
+        "collector", 2,
+        "Builds stacks: keeps taking cards, preferring values it already holds, and flips a value only once it "
+        "holds `stack_target` cards of it (or its Town stack is empty).",
+        (ParamSpec("stack_target", 3.0, 1.0, 40.0, "Cards of one value to hold before flipping them."),
+         ParamSpec("reroll_below", 0.5, -1.0, 20.0, "Reroll when the best action scores below this."))),
+    "clock_rusher": StrategySpec(
+        "clock_rusher", 3,
+        "Races the clock for Amulet fragments: values clock moves by what the next dial step gives, takes "
+        "clock-bonus Buildings and flips clock Photos.",
+        (ParamSpec("fragment_weight", 2.0, 0.0, 10.0, "Worth of one Amulet fragment (and of a clock step onto one)."),
+         ParamSpec("ghost_weight", 0.5, 0.0, 10.0, "Worth of one expected ghost."),
+         ParamSpec("reroll_below", 0.2, -1.0, 10.0, "Reroll when the best action scores below this."))),
+}
+
+
+def compile_scenario(scenario):
+    """Kernel arrays for a validated scenario: (s0, f0, lineup kinds, lineup params)."""
+    s0, f0 = compile_rules(scenario.components, scenario.rules, scenario.players, scenario.turn_cap)
+    kinds, params = scenario.strategy_lineup()
+    return s0, f0, np.ascontiguousarray(kinds, np.int64), np.ascontiguousarray(params, np.float64)
+
+
+def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int) -> dict:
+    """Play one chunk of games; per-game outcome arrays keyed as the shared layers expect."""
+    from .kernel import simulate_nb
+
+    s0, f0, kinds, params = compiled
+    p = kinds.shape[0]
+    out = {
+        "winner": np.empty(n_games, np.int64), "victory": np.empty(n_games, np.int64),
+        "turns": np.empty(n_games, np.int64), "rounds": np.empty(n_games, np.int64),
+        "seat_strategy": np.empty((n_games, p), np.int64),
+        "final": np.empty((n_games, p, E.N_PL), np.int64),
+        "counters": np.empty((n_games, p, E.N_VALUES, E.N_CNT), np.int64),
+        "draws": np.empty(n_games, np.int64),
+    }
+    simulate_nb(s0, f0, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, max(1, n_blocks),
+                out["winner"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"], out["final"],
+                out["counters"], out["draws"])
+    return {
+        "game": np.arange(game0, game0 + n_games, dtype=np.int64),
+        "winner": out["winner"].astype(np.int8), "victory": out["victory"].astype(np.int8),
+        "turns": out["turns"].astype(np.int32), "rounds": out["rounds"].astype(np.int32),
+        "seat_strategy": out["seat_strategy"].astype(np.int8),
+        "final": out["final"].astype(np.int16),
+        "counters": np.ascontiguousarray(out["counters"][:, :, 1:, :]).astype(np.int16),
+        "draws": out["draws"],
+    }
+
+
+def default_scenario() -> dict:
+    """The embedded default: three players, public card list, random strategy."""
+    return {"name": "Spooky Tower (public card list, embedded default)", "game": "spooky_tower", "players": 3,
+            "games": 100_000, "seed": 1, "turn_cap": 1000, "strategy": {"name": "random"}}
+
+
+SPEC = GameSpec(
+    name="spooky_tower", title="Spooky Tower", min_players=2, max_players=E.MAX_PLAYERS,
+    components_model=SpookyTowerComponents, rules_model=SpookyTowerRules, strategies=STRATEGIES,
+    victory_names=E.VICTORY_NAMES, player_counter_names=E.PLAYER_COUNTER_NAMES, counter_names=E.COUNTER_NAMES,
+    item_name="value", item_labels=tuple(range(1, E.N_VALUES)), run_chunk=run_chunk,
+    default_scenario=default_scenario,
+)

@@ -1,0 +1,533 @@
+"""Spooky Tower rule kernel: whole games in nopython Numba, arrays in and arrays out.
+
+Rulebook sections are named in each function's docstring. Every choice a rule leaves to a player is a call into
+``strategies``; the open rule points are read from the compiled options (see ``docs/rules/spooky_tower.md``).
+
+A game lives in two flat arrays (``layout``): ``s`` (int64 state, compiled rules, trace) and ``f`` (float64
+strategy parameters and public card statistics), allocated once per worker and reset per game. Effects resolve
+through an explicit stack (no recursion): a chained effect (clock -> dial, Grimoire -> its card, take -> bonus,
+flip -> Photos) pushes what it reveals, and those resolve at once, depth first, before effects already waiting.
+The game ends the moment the active player reaches a win threshold.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb
+from . import enums as E
+from . import strategies as S
+from .layout import (BONUS_FX, BONUS_NFX, CARD_FX, CARD_NFX, CARD_VALUE, DIAL, GHOST_WORTH, GRIM, GRIM_FX,
+                     GRIM_NFX, KINDS, LEGAL, CAND, LOC, M_STACK, M_TRACE, MAX_FX, OPT, PARK_REQ, PEND,
+                     PRIORITY, SC, TOWN_N, PL, HAND_N, CNT, MISC, MAX_PLAYERS, NV, TRACE, VALUE_COUNT, VALUE_FIRST, cnt_at, hand_at, hand_n_at,
+                     param_at, pl_at, stack_at, stream_at, town_at, N_PARAMS)
+
+LOC_TOWN = -1
+LOC_TRUNK = -2
+LOC_KEPT = 10    # LOC_KEPT + seat: a ghost Photo captured by that seat; a seat number: held by that seat
+
+DICE = 0
+SHUFFLE = 1
+
+
+@njit(cache=True, error_model="numpy")
+def opt_nb(s, k):
+    return s[OPT + k]
+
+
+@njit(cache=True, error_model="numpy")
+def emit_nb(s, kind, player, a, b, c):
+    """Record one trace event when `s` carries a trace region (the count goes on, so overflow is visible)."""
+    if s.shape[0] == TRACE:
+        return
+    n = s[M_TRACE]
+    i = TRACE + 5 * n
+    if i + 5 <= s.shape[0]:
+        s[i] = kind
+        s[i + 1] = player
+        s[i + 2] = a
+        s[i + 3] = b
+        s[i + 4] = c
+    s[M_TRACE] = n + 1
+
+
+@njit(cache=True, error_model="numpy")
+def reset_nb(s, seed, game):
+    """Setup: shuffle each Building's stack, then the Grimoire; pets and fragments in the centre; tokens
+    available; clock at midnight."""
+    n_players = s[OPT + E.OPT_N_PLAYERS]
+    # Regions read before they are written; the rest (Town, hands, stacks) is overwritten as the game goes.
+    s[SC:SC + E.N_SC] = 0
+    s[PL:PL + MAX_PLAYERS * E.N_PL] = 0
+    s[HAND_N:HAND_N + MAX_PLAYERS * NV] = 0
+    s[CNT:CNT + MAX_PLAYERS * NV * E.N_CNT] = 0
+    s[MISC:MISC + 4] = 0
+    s[SC + E.SC_WINNER] = -1
+    s[SC + E.SC_PETS_CENTER] = s[OPT + E.OPT_PETS]
+    s[SC + E.SC_FRAG_RESERVE] = s[OPT + E.OPT_FRAGMENTS]
+    flat_init_nb(s, stream_at(DICE), seed, game, PURPOSE_DICE)
+    flat_init_nb(s, stream_at(SHUFFLE), seed, game, PURPOSE_SHUFFLE)
+    for p in range(n_players):
+        flat_init_nb(s, stream_at(2 + p), seed, game, PURPOSE_STRATEGY + p)
+        s[pl_at(p, E.PL_TOKEN)] = 1
+    sh = stream_at(SHUFFLE)
+    for v in range(1, E.N_VALUES):
+        n = s[VALUE_COUNT + v]
+        first = s[VALUE_FIRST + v]
+        for i in range(n):
+            s[town_at(v, i)] = first + i
+            s[LOC + first + i] = LOC_TOWN
+        for i in range(n - 1, 0, -1):
+            j = flat_below_nb(s, sh, i + 1)
+            t = s[town_at(v, i)]
+            s[town_at(v, i)] = s[town_at(v, j)]
+            s[town_at(v, j)] = t
+        s[TOWN_N + v] = n
+    n_grim = s[OPT + E.OPT_N_GRIMOIRE]
+    for i in range(n_grim):
+        s[GRIM + i] = i
+    for i in range(n_grim - 1, 0, -1):
+        j = flat_below_nb(s, sh, i + 1)
+        t = s[GRIM + i]
+        s[GRIM + i] = s[GRIM + j]
+        s[GRIM + j] = t
+
+
+@njit(cache=True, error_model="numpy")
+def roll_nb(s):
+    """1. Roll Dice: two six-sided dice from the game's dice stream."""
+    d1 = flat_below_nb(s, stream_at(DICE), 6) + 1
+    d2 = flat_below_nb(s, stream_at(DICE), 6) + 1
+    return d1, d2
+
+
+@njit(cache=True, error_model="numpy")
+def legal_actions_nb(s, p, d1, d2):
+    """2. Take a Card or Flip Your Cards: distinct (action, value) pairs for a single die or the sum.
+
+    Takes come first, then flips, each by ascending value. A take needs a card left in that Town stack; a flip needs
+    at least one card of that value held.
+    """
+    a = min(d1, d2)
+    b = max(d1, d2)
+    n = 0
+    for act in range(2):
+        for k in range(3):
+            v = a if k == 0 else (b if k == 1 else d1 + d2)
+            if k == 1 and b == a:
+                continue
+            ok = s[TOWN_N + v] > 0 if act == E.ACT_TAKE else s[hand_n_at(p, v)] > 0
+            if ok:
+                s[LEGAL + 2 * n] = act
+                s[LEGAL + 2 * n + 1] = v
+                n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def reveal_nb(s, n, fx_base, nfx, src, sid):
+    """Append the effects of one card (its `nfx` codes at s[fx_base:]) to the revealed list; returns its size."""
+    for i in range(nfx):
+        r = PEND + 3 * n
+        s[r] = s[fx_base + i]
+        s[r + 1] = src
+        s[r + 2] = sid
+        n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def push_revealed_nb(s, n):
+    """Push the `n` revealed effects so that they pop in resolution order.
+
+    Resolution order: by the rule option's priority (takes first under "takes_first"), then as printed, cards in
+    the order they were taken.
+    """
+    top = s[M_STACK]
+    for pr in range(2, -1, -1):
+        for i in range(n - 1, -1, -1):
+            r = PEND + 3 * i
+            if s[PRIORITY + s[r]] == pr:
+                t = stack_at(top)
+                s[t] = s[r]
+                s[t + 1] = s[r + 1]
+                s[t + 2] = s[r + 2]
+                top += 1
+    s[M_STACK] = top
+
+
+@njit(cache=True, error_model="numpy")
+def take_card_nb(s, p, v, by_effect):
+    """Take a card: the top card of value v's Town stack goes Building side up beside the House; its bonus follows."""
+    n = s[TOWN_N + v] - 1
+    c = s[town_at(v, n)]
+    s[TOWN_N + v] = n
+    h = hand_n_at(p, v)
+    s[hand_at(p, v, s[h])] = c
+    s[h] += 1
+    s[pl_at(p, E.PL_HELD)] += 1
+    s[LOC + c] = p
+    s[cnt_at(p, v, E.CNT_TAKEN)] += 1
+    emit_nb(s, E.EV_TAKE, p, v, c, by_effect)
+    push_revealed_nb(s, reveal_nb(s, 0, BONUS_FX + v * MAX_FX, s[BONUS_NFX + v], E.SRC_BONUS, c))
+
+
+@njit(cache=True, error_model="numpy")
+def flip_cards_nb(s, p, v, n_flip, by_effect):
+    """Flip your cards: the last `n_flip` cards taken of value v turn Photo side up; their effects are revealed.
+
+    Flipped cards leave the player's holding at once (to the trunk at the end of the turn; ghosts are kept).
+    """
+    h = hand_n_at(p, v)
+    held = s[h]
+    emit_nb(s, E.EV_FLIP, p, v, n_flip, by_effect)
+    n = 0
+    for k in range(held - n_flip, held):
+        c = s[hand_at(p, v, k)]
+        emit_nb(s, E.EV_REVEAL, p, c, v, 0)
+        s[LOC + c] = LOC_TRUNK
+        s[cnt_at(p, v, E.CNT_FLIPPED)] += 1
+        n = reveal_nb(s, n, CARD_FX + c * MAX_FX, s[CARD_NFX + c], E.SRC_PHOTO, c)
+    s[h] = held - n_flip
+    s[pl_at(p, E.PL_HELD)] -= n_flip
+    push_revealed_nb(s, n)
+
+
+@njit(cache=True, error_model="numpy")
+def check_win_nb(s, p):
+    """End of the Game: 5 ghosts (pets included) or 3 Amulet fragments win at once."""
+    if s[pl_at(p, E.PL_GHOSTS)] + s[pl_at(p, E.PL_PETS)] >= s[OPT + E.OPT_GHOSTS_TO_WIN]:
+        s[SC + E.SC_VICTORY] = E.WIN_GHOSTS
+    elif s[pl_at(p, E.PL_FRAGMENTS)] >= s[OPT + E.OPT_FRAGMENTS_TO_WIN]:
+        s[SC + E.SC_VICTORY] = E.WIN_AMULET
+    else:
+        return False
+    s[SC + E.SC_WINNER] = p
+    emit_nb(s, E.EV_WIN, p, s[SC + E.SC_VICTORY], 0, 0)
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def ghost_worth_nb(s, src, sid):
+    """Ghosts one ghost effect captures: a Photo's Building setting, the Grimoire setting, else one."""
+    if src == E.SRC_PHOTO:
+        return s[GHOST_WORTH + s[CARD_VALUE + sid]]
+    if src == E.SRC_GRIMOIRE:
+        return s[OPT + E.OPT_GRIMOIRE_GHOST]
+    return 1
+
+
+@njit(cache=True, error_model="numpy")
+def take_effect_nb(s, f, p, fx):
+    """Effects 'Building value 8 or less' and 'Any Building': take a card of a value the player chooses."""
+    hi = 8 if fx == E.FX_TAKE_8MINUS else E.N_VALUES - 1
+    n = 0
+    for v in range(1, hi + 1):
+        if s[TOWN_N + v] > 0:
+            s[CAND + n] = v
+            n += 1
+    if n == 0:
+        emit_nb(s, E.EV_LOST, p, fx, 0, 0)
+        return
+    i = S.choose_target_nb(s, f, p, S.TARGET_TAKE, n)
+    take_card_nb(s, p, s[CAND + i], 1)
+
+
+@njit(cache=True, error_model="numpy")
+def flip_effect_nb(s, f, p, fx):
+    """Effects 'Flip Building value 8 or less / 9 or more': flip one of your cards of a value you choose."""
+    lo = 1 if fx == E.FX_FLIP_8MINUS else 9
+    hi = 8 if fx == E.FX_FLIP_8MINUS else E.N_VALUES - 1
+    n = 0
+    for v in range(lo, hi + 1):
+        if s[hand_n_at(p, v)] > 0:
+            s[CAND + n] = v
+            n += 1
+    if n == 0:
+        emit_nb(s, E.EV_LOST, p, fx, 0, 0)
+        return
+    v = s[CAND + S.choose_target_nb(s, f, p, S.TARGET_FLIP, n)]
+    n_flip = s[hand_n_at(p, v)] if s[OPT + E.OPT_FLIP_SCOPE] == E.SCOPE_BUILDING else 1
+    flip_cards_nb(s, p, v, n_flip, 1)
+
+
+@njit(cache=True, error_model="numpy")
+def pet_effect_nb(s, f, p):
+    """Ghost Pet: take one from the centre; if none is left, steal one from a player of your choice."""
+    if s[SC + E.SC_PETS_CENTER] > 0:
+        s[SC + E.SC_PETS_CENTER] -= 1
+        s[pl_at(p, E.PL_PETS)] += 1
+        emit_nb(s, E.EV_PET, p, -1, 0, 0)
+        return
+    n = 0
+    for q in range(s[OPT + E.OPT_N_PLAYERS]):
+        if q != p and s[pl_at(q, E.PL_PETS)] > 0:
+            s[CAND + n] = q
+            n += 1
+    if n == 0:
+        emit_nb(s, E.EV_LOST, p, E.FX_PET, 0, 0)
+        return
+    q = s[CAND + S.choose_victim_nb(s, f, p, n)]
+    s[pl_at(q, E.PL_PETS)] -= 1
+    s[pl_at(p, E.PL_PETS)] += 1
+    emit_nb(s, E.EV_PET, p, q, 0, 0)
+
+
+@njit(cache=True, error_model="numpy")
+def clock_step_nb(s, p, top):
+    """Clock hand: one step clockwise; the dial effect of the new position goes on the stack at row `top`."""
+    n_dial = s[OPT + E.OPT_N_DIAL]
+    step = s[SC + E.SC_CLOCK] + 1          # dial step 1..n_dial; step n_dial is midnight
+    fx = s[DIAL + step - 1]
+    s[SC + E.SC_CLOCK] = step % n_dial
+    emit_nb(s, E.EV_CLOCK, p, step % n_dial, fx, 0)
+    t = stack_at(top)
+    s[t] = fx
+    s[t + 1] = E.SRC_DIAL
+    s[t + 2] = step
+    s[M_STACK] = top + 1
+
+
+@njit(cache=True, error_model="numpy")
+def grimoire_nb(s, p):
+    """Grimoire: reveal the top card and apply its effects; an empty deck loses the effect."""
+    top = s[SC + E.SC_GRIM_TOP]
+    if top >= s[OPT + E.OPT_N_GRIMOIRE]:
+        emit_nb(s, E.EV_LOST, p, E.FX_GRIMOIRE, 0, 0)
+        return
+    g = s[GRIM + top]
+    s[SC + E.SC_GRIM_TOP] = top + 1
+    emit_nb(s, E.EV_GRIMOIRE, p, g, s[GRIM_NFX + g], 0)
+    push_revealed_nb(s, reveal_nb(s, 0, GRIM_FX + g * MAX_FX, s[GRIM_NFX + g], E.SRC_GRIMOIRE, g))
+
+
+@njit(cache=True, error_model="numpy")
+def resolve_nb(s, f, p):
+    """Description of Effects: resolve pending effects depth first until none is left or the game is won."""
+    while s[M_STACK] > 0:
+        top = s[M_STACK] - 1
+        s[M_STACK] = top
+        t = stack_at(top)
+        fx = s[t]
+        src = s[t + 1]
+        sid = s[t + 2]
+        emit_nb(s, E.EV_EFFECT, p, fx, src, sid)
+        if fx == E.FX_GHOST:
+            w = ghost_worth_nb(s, src, sid)
+            s[pl_at(p, E.PL_GHOSTS)] += w
+            if src == E.SRC_PHOTO:
+                s[cnt_at(p, s[CARD_VALUE + sid], E.CNT_GHOSTS)] += w
+                s[LOC + sid] = LOC_KEPT + p
+            emit_nb(s, E.EV_GHOST, p, w, 0, 0)
+        elif fx == E.FX_CLUE:
+            s[pl_at(p, E.PL_CLUES)] += 1
+            s[SC + E.SC_CLUE_GAINED] += 1
+            emit_nb(s, E.EV_CLUE, p, s[pl_at(p, E.PL_CLUES)], 0, 0)
+        elif fx == E.FX_CLOCK:
+            clock_step_nb(s, p, top)
+        elif fx == E.FX_GRIMOIRE:
+            grimoire_nb(s, p)
+        elif fx == E.FX_PET:
+            pet_effect_nb(s, f, p)
+        elif fx == E.FX_REROLL:
+            s[pl_at(p, E.PL_TOKEN)] = 1
+            emit_nb(s, E.EV_TOKEN, p, 0, 0, 0)
+        elif fx == E.FX_FRAGMENT:
+            if s[SC + E.SC_FRAG_RESERVE] > 0:
+                s[SC + E.SC_FRAG_RESERVE] -= 1
+                s[pl_at(p, E.PL_FRAGMENTS)] += 1
+                emit_nb(s, E.EV_FRAGMENT, p, s[pl_at(p, E.PL_FRAGMENTS)], 0, 0)
+            else:
+                emit_nb(s, E.EV_LOST, p, fx, 0, 0)
+        elif fx == E.FX_TAKE_8MINUS or fx == E.FX_TAKE_ANY:
+            take_effect_nb(s, f, p, fx)
+        elif fx == E.FX_FLIP_8MINUS or fx == E.FX_FLIP_9PLUS:
+            flip_effect_nb(s, f, p, fx)
+        elif fx == E.FX_EXTRA_TURN:
+            s[SC + E.SC_EXTRA_GAINED] += 1
+            emit_nb(s, E.EV_EXTRA, p, 0, 0, 0)
+        if check_win_nb(s, p):
+            s[M_STACK] = 0
+            return
+
+
+@njit(cache=True, error_model="numpy")
+def clock_penalty_nb(s, f, p):
+    """No legal action: the clock hand moves one step and its effect applies."""
+    t = stack_at(0)
+    s[t] = E.FX_CLOCK
+    s[t + 1] = E.SRC_RULE
+    s[t + 2] = 0
+    s[M_STACK] = 1
+    resolve_nb(s, f, p)
+
+
+@njit(cache=True, error_model="numpy")
+def go_to_park_nb(s, p):
+    """Go to the Park: take Park cards in stack order while the clues cover the top card; the rest stay."""
+    clues = pl_at(p, E.PL_CLUES)
+    while s[SC + E.SC_PARK_TOP] < s[OPT + E.OPT_N_PARK]:
+        k = s[SC + E.SC_PARK_TOP]
+        need = s[PARK_REQ + k]
+        if s[clues] < need:
+            return
+        s[clues] -= need
+        s[SC + E.SC_PARK_TOP] = k + 1
+        s[pl_at(p, E.PL_GHOSTS)] += s[OPT + E.OPT_PARK_GHOSTS]
+        emit_nb(s, E.EV_PARK, p, k, need, 0)
+        if check_win_nb(s, p):
+            return
+
+
+@njit(cache=True, error_model="numpy")
+def play_turn_nb(s, f, p, extra):
+    """One turn of seat p: roll (maybe reroll), take or flip (or the clock penalty), the Park, extra turns."""
+    s[SC + E.SC_TURN] += 1
+    s[SC + E.SC_CLUE_GAINED] = 0
+    s[SC + E.SC_EXTRA_GAINED] = 0
+    s[SC + E.SC_ACTIVE] = p
+    if p == 0 and not extra:
+        s[SC + E.SC_ROUND] += 1
+    emit_nb(s, E.EV_TURN, p, s[SC + E.SC_TURN], s[SC + E.SC_ROUND], extra)
+    d1, d2 = roll_nb(s)
+    emit_nb(s, E.EV_ROLL, p, d1, d2, 0)
+    n_legal = legal_actions_nb(s, p, d1, d2)
+    token = pl_at(p, E.PL_TOKEN)
+    if s[token] == 1:
+        reroll = S.wants_reroll_nb(s, f, p, n_legal)
+        stuck = s[OPT + E.OPT_STUCK]
+        if n_legal == 0 and not reroll and stuck == E.STUCK_REROLL:
+            reroll = True
+        if reroll:
+            s[token] = 0
+            d1, d2 = roll_nb(s)
+            emit_nb(s, E.EV_REROLL, p, d1, d2, 0)
+            n_legal = legal_actions_nb(s, p, d1, d2)
+        elif n_legal == 0:
+            emit_nb(s, E.EV_STUCK, p, 1 if stuck == E.STUCK_CLOCK else 0, 0, 0)
+            if stuck == E.STUCK_CLOCK:
+                clock_penalty_nb(s, f, p)
+            n_legal = -1
+    if n_legal == 0:
+        emit_nb(s, E.EV_STUCK, p, 1, 0, 0)
+        clock_penalty_nb(s, f, p)
+    elif n_legal > 0:
+        i = S.choose_action_nb(s, f, p, n_legal)
+        v = s[LEGAL + 2 * i + 1]
+        if s[LEGAL + 2 * i] == E.ACT_TAKE:
+            take_card_nb(s, p, v, 0)
+        else:
+            flip_cards_nb(s, p, v, s[hand_n_at(p, v)], 0)
+        resolve_nb(s, f, p)
+    if s[SC + E.SC_WINNER] >= 0:
+        return
+    if s[SC + E.SC_CLUE_GAINED] > 0:
+        if S.wants_park_nb(s, f, p):
+            go_to_park_nb(s, p)
+        else:
+            emit_nb(s, E.EV_PARK_SKIP, p, 0, 0, 0)
+    gained = s[SC + E.SC_EXTRA_GAINED]
+    if s[OPT + E.OPT_EXTRA_TURNS] == E.EXTRA_ONE:
+        gained = min(gained, 1)
+    s[SC + E.SC_EXTRA] += gained
+
+
+@njit(cache=True, error_model="numpy")
+def play_game_nb(s, f, seed, game):
+    """Gameplay Overview: seat 0 starts, turns go clockwise, extra turns first, until a win or the turn cap."""
+    reset_nb(s, seed, game)
+    n_players = s[OPT + E.OPT_N_PLAYERS]
+    max_turns = s[OPT + E.OPT_MAX_TURNS]
+    p = 0
+    extra = 0
+    while True:
+        if s[SC + E.SC_TURN] >= max_turns:
+            emit_nb(s, E.EV_CAP, -1, s[SC + E.SC_TURN], 0, 0)
+            return
+        play_turn_nb(s, f, p, extra)
+        if s[SC + E.SC_WINNER] >= 0:
+            return
+        if s[SC + E.SC_EXTRA] > 0:
+            s[SC + E.SC_EXTRA] -= 1
+            extra = 1
+        else:
+            p = (p + 1) % n_players
+            extra = 0
+
+
+@njit(cache=True, error_model="numpy")
+def seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, game, slots):
+    """Seat s plays lineup slot (s + game) mod P when seats rotate, slot s otherwise."""
+    n = lineup_kinds.shape[0]
+    for seat in range(n):
+        k = (seat + game) % n if rotate else seat
+        slots[seat] = k
+        s[KINDS + seat] = lineup_kinds[k]
+        for j in range(N_PARAMS):
+            f[param_at(seat, j)] = lineup_params[k, j]
+
+
+@njit(cache=True, error_model="numpy")
+def draws_nb(s, n_players):
+    """Random numbers this game consumed, all streams together."""
+    total = 0
+    for i in range(2 + n_players):
+        total += s[stream_at(i) + 1]
+    return total
+
+
+@njit(cache=True, parallel=True)
+def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_games, n_blocks,
+                winner, victory, turns, rounds, slots, final, counters, draws):
+    """Play games game0 .. game0+n_games-1 into the per-game output arrays.
+
+    Games are split into `n_blocks` contiguous blocks run in parallel, each with its own copy of the state; every
+    game draws only from its own (seed, game) streams, so outputs do not depend on the split or the thread count.
+    """
+    n_players = lineup_kinds.shape[0]
+    per_block = (n_games + n_blocks - 1) // n_blocks
+    for b in prange(n_blocks):
+        s = s0.copy()
+        f = f0.copy()
+        for i in range(b * per_block, min(n_games, (b + 1) * per_block)):
+            g = game0 + i
+            seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, g, slots[i])
+            play_game_nb(s, f, seed, g)
+            winner[i] = s[SC + E.SC_WINNER]
+            victory[i] = s[SC + E.SC_VICTORY]
+            turns[i] = s[SC + E.SC_TURN]
+            rounds[i] = s[SC + E.SC_ROUND]
+            for p in range(n_players):
+                for k in range(E.N_PL):
+                    final[i, p, k] = s[pl_at(p, k)]
+                for v in range(1, E.N_VALUES):
+                    for k in range(E.N_CNT):
+                        counters[i, p, v - 1, k] = s[cnt_at(p, v, k)]
+            draws[i] = draws_nb(s, n_players)
+
+
+@njit(cache=True, error_model="numpy")
+def trace_game_nb(s0, f0, lineup_kinds, lineup_params, seed, game, trace_rows):
+    """Play one game with a trace buffer; returns the final state array (trace rows after layout.TRACE)."""
+    s = np.zeros(s0.shape[0] + 5 * trace_rows, np.int64)
+    s[:s0.shape[0]] = s0
+    f = f0.copy()
+    slots = np.zeros(lineup_kinds.shape[0], np.int64)
+    seat_lineup_nb(s, f, lineup_kinds, lineup_params, False, game, slots)
+    play_game_nb(s, f, seed, game)
+    return s
+
+
+@njit(cache=True, parallel=True)
+def floor_nb(draws, seed, game0, n_blocks, sink):
+    """Speed floor: per game, as many random draws as the real kernel made, and no rules."""
+    n_games = draws.shape[0]
+    per_block = (n_games + n_blocks - 1) // n_blocks
+    for b in prange(n_blocks):
+        st = np.zeros(2, np.int64)
+        acc = 0
+        for i in range(b * per_block, min(n_games, (b + 1) * per_block)):
+            flat_init_nb(st, 0, seed, game0 + i, PURPOSE_DICE)
+            for _ in range(draws[i]):
+                acc += flat_below_nb(st, 0, 6)
+        sink[b] = acc

@@ -1,0 +1,123 @@
+"""Flat memory layout of a Spooky Tower game for the kernel.
+
+Numba pays reference-count traffic for every array passed to a function, so the kernel passes just two arrays:
+``s`` (int64: the game state, the compiled rules and an optional trace) and ``f`` (float64: strategy parameters and
+public card statistics). This module names every region; sizes are fixed maxima so the offsets are compile-time
+constants. Index helpers (``hand_n_at`` ...) keep the kernel readable.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from . import enums as E
+
+MAX_PLAYERS = E.MAX_PLAYERS
+NV = E.N_VALUES
+MAX_PER_VALUE = 40     # cards of one Building value
+MAX_CARDS = NV * MAX_PER_VALUE
+MAX_FX = 8             # effects on one Photo, bonus or Grimoire card
+MAX_GRIMOIRE = 60
+MAX_DIAL = 24
+MAX_PARK = 20
+PEND_ROWS = MAX_PER_VALUE * MAX_FX + MAX_FX
+STACK_ROWS = 2 * MAX_CARDS * MAX_FX + MAX_GRIMOIRE * MAX_FX + 8
+N_PARAMS = 4
+
+_off = 0
+
+
+def _region(size: int) -> int:
+    global _off
+    start = _off
+    _off += size
+    return start
+
+
+# --- game state ----------------------------------------------------------------------------------------------
+SC = _region(E.N_SC)                          # shared scalars, enums.SC_*
+PL = _region(MAX_PLAYERS * E.N_PL)            # per-player counters, enums.PL_*
+HAND_N = _region(MAX_PLAYERS * NV)            # cards held per (seat, value)
+TOWN_N = _region(NV)                          # cards left per Town stack
+TOWN = _region(NV * MAX_PER_VALUE)            # Town stacks; top = last
+HAND = _region(MAX_PLAYERS * NV * MAX_PER_VALUE)  # held cards in the order taken
+GRIM = _region(MAX_GRIMOIRE)                  # Grimoire order as dealt
+LOC = _region(MAX_CARDS)                      # where each card is (kernel.LOC_*)
+CNT = _region(MAX_PLAYERS * NV * E.N_CNT)     # per-game counters per (seat, value)
+LEGAL = _region(6 * 2)                        # legal (action, value) rows
+CAND = _region(NV)                            # candidates for a choice
+PEND = _region(PEND_ROWS * 3)                 # effects revealed together (effect, source, id)
+STACK = _region(STACK_ROWS * 3)               # pending effects; top = last row
+STREAMS = _region((2 + MAX_PLAYERS) * 2)      # [key, counter] for dice, shuffle, one per seat
+MISC = _region(4)                             # stack rows, trace rows, (unused), (unused)
+KINDS = _region(MAX_PLAYERS)                  # strategy kind per seat in this game (set before reset)
+# --- compiled rules (read only) --------------------------------------------------------------------------------
+OPT = _region(E.N_OPT)
+CARD_VALUE = _region(MAX_CARDS)
+CARD_NFX = _region(MAX_CARDS)
+CARD_FX = _region(MAX_CARDS * MAX_FX)
+VALUE_FIRST = _region(NV)
+VALUE_COUNT = _region(NV)
+BONUS_NFX = _region(NV)
+BONUS_FX = _region(NV * MAX_FX)
+GHOST_WORTH = _region(NV)
+GRIM_NFX = _region(MAX_GRIMOIRE)
+GRIM_FX = _region(MAX_GRIMOIRE * MAX_FX)
+DIAL = _region(MAX_DIAL)
+PARK_REQ = _region(MAX_PARK)
+PRIORITY = _region(E.N_EFFECTS)
+TRACE = _off                                  # trace rows (5 ints each) fill the rest of `s`
+BASE_SIZE = _off
+
+# --- float array `f` -----------------------------------------------------------------------------------------------
+F_FEAT = 0                                    # expected Photo effects per card, [value, effect]
+F_PARAMS = NV * E.N_EFFECTS                   # strategy parameters per seat
+F_SIZE = F_PARAMS + MAX_PLAYERS * N_PARAMS
+
+M_STACK = MISC + 0
+M_TRACE = MISC + 1
+
+
+
+@njit(cache=True, error_model="numpy")
+def pl_at(p, k):
+    return PL + p * E.N_PL + k
+
+
+@njit(cache=True, error_model="numpy")
+def hand_n_at(p, v):
+    return HAND_N + p * NV + v
+
+
+@njit(cache=True, error_model="numpy")
+def hand_at(p, v, k):
+    return HAND + (p * NV + v) * MAX_PER_VALUE + k
+
+
+@njit(cache=True, error_model="numpy")
+def town_at(v, k):
+    return TOWN + v * MAX_PER_VALUE + k
+
+
+@njit(cache=True, error_model="numpy")
+def cnt_at(p, v, k):
+    return CNT + (p * NV + v) * E.N_CNT + k
+
+
+@njit(cache=True, error_model="numpy")
+def stream_at(i):
+    return STREAMS + 2 * i
+
+
+@njit(cache=True, error_model="numpy")
+def feat_at(v, fx):
+    return F_FEAT + v * E.N_EFFECTS + fx
+
+
+@njit(cache=True, error_model="numpy")
+def param_at(p, k):
+    return F_PARAMS + p * N_PARAMS + k
+
+
+@njit(cache=True, error_model="numpy")
+def stack_at(i):
+    return STACK + 3 * i

@@ -1,0 +1,136 @@
+"""Figures of a :class:`~balance.results.Results`, behind ``results.plot``.
+
+Each function returns a new :class:`matplotlib.figure.Figure` drawn on the Agg canvas: no pyplot, so no global
+figure state leaks between calls, and nothing needs a display. Save one with ``fig.savefig(path)``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from .stats.intervals import wilson
+
+if TYPE_CHECKING:
+    from .results import Results
+
+
+def _figure(width: float, height: float) -> Figure:
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _errors(df):
+    """Asymmetric error bars (below, above) from a table with win_rate/share and ci_low/ci_high columns."""
+    centre = df["win_rate"] if "win_rate" in df else df["share"]
+    return centre.to_numpy(), np.vstack([(centre - df.ci_low).to_numpy(), (df.ci_high - centre).to_numpy()])
+
+
+def _fair_share(r: Results) -> float:
+    """Win rate every seat would have if seats were equal: finished share of games over the number of seats."""
+    t = r.tallies
+    return (t.games - t.victory_games[0]) / t.games / len(t.lineup) if t.games else np.nan
+
+
+def seats(r: Results) -> Figure:
+    """Win rate of each seat and of each strategy, with Wilson 95% intervals and the equal-share line."""
+    fig = _figure(9, 3.6)
+    ax_seat, ax_strat = fig.subplots(1, 2, sharey=True)
+    for ax, df, labels, title in (
+            (ax_seat, r.seats, [f"seat {s}\n{n}" for s, n in zip(r.seats.seat, r.seats.strategy)], "By seat"),
+            (ax_strat, r.strategies, list(r.strategies.strategy), "By strategy")):
+        y, err = _errors(df)
+        x = np.arange(len(df))
+        ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o", capsize=4)
+        ax.axhline(_fair_share(r), color="grey", ls="--", lw=1, label="equal share")
+        ax.set_xticks(x, labels)
+        ax.set_xlim(-0.6, len(df) - 0.4)
+        ax.set_title(title)
+    ax_seat.set_ylabel("win rate (95% CI)")
+    ax_seat.legend(loc="best", title=f"seat test p = {r.seat_test.p_value:.3g}", fontsize="small")
+    return fig
+
+
+def lengths(r: Results) -> Figure:
+    """Histograms of game length in turns and in rounds, stacked by victory kind, with the median marked."""
+    fig = _figure(9, 3.6)
+    axes = fig.subplots(1, 2)
+    for ax, which in zip(axes, r.LENGTHS):
+        total = r.length_histogram(which)
+        if len(total):
+            x = total.length.to_numpy()
+            bottom = np.zeros(len(x))
+            for kind in r.tallies.victory_names:
+                h = r._hist(which, kind)[x]
+                if h.sum():
+                    ax.bar(x, h, bottom=bottom, width=1.0, label=kind)
+                    bottom += h
+            row = r.lengths.set_index("measure").loc[which]
+            ax.axvline(row["median"], color="black", lw=1, ls=":", label=f"median {row['median']:.0f}")
+            ax.legend(fontsize="small")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel(which)
+        ax.set_ylabel("games")
+    return fig
+
+
+def victories(r: Results) -> Figure:
+    """Share of games ending in each victory kind (including unfinished), with Wilson 95% intervals."""
+    fig = _figure(5, 3.4)
+    ax = fig.subplots()
+    df = r.victories
+    y, err = _errors(df)
+    x = np.arange(len(df))
+    ax.bar(x, y, yerr=np.nan_to_num(err), capsize=4, color="tab:blue")
+    ax.set_xticks(x, list(df.kind))
+    ax.set_ylabel("share of games (95% CI)")
+    return fig
+
+
+def cards(r: Results) -> Figure:
+    """Per item: mean of each counter per game, and the win-rate difference of seats that used it (Newcombe CI)."""
+    t = r.tallies
+    df = r.cards
+    u = t.counter_names[t.used_counter]
+    fig = _figure(10, 6)
+    top, bottom = fig.subplots(2, 1, sharex=True)
+    x = np.arange(len(df))
+    width = 0.8 / max(len(t.counter_names), 1)
+    for c, name in enumerate(t.counter_names):
+        top.bar(x + (c - (len(t.counter_names) - 1) / 2) * width, df[f"{name}_per_game"], width, label=name)
+    top.set_ylabel("per game")
+    top.legend(fontsize="small", ncols=len(t.counter_names), loc="lower center", bbox_to_anchor=(0.5, 1.0),
+               frameon=False)
+    d = df.win_rate_diff.to_numpy()
+    err = np.vstack([d - df.diff_ci_low.to_numpy(), df.diff_ci_high.to_numpy() - d])
+    bottom.errorbar(x, d, yerr=np.nan_to_num(err), fmt="o", capsize=3)
+    bottom.axhline(0, color="grey", lw=1)
+    bottom.set_ylabel(f"win rate: {u} - not {u}")
+    bottom.set_xticks(x, [str(v) for v in df[t.item_name]])
+    bottom.set_xlabel(t.item_name)
+    return fig
+
+
+def win_rate_by_length(r: Results, which: str = "rounds", min_games: int = 1) -> Figure:
+    """Each seat's share of wins among games of each length (Wilson 95% band); lengths with < min_games skipped."""
+    df = r.win_rate_by_length(which)
+    df = df[df.games >= min_games]
+    fig = _figure(8, 4)
+    ax = fig.subplots()
+    x = df.length.to_numpy()
+    for s, name in zip(r.seats.seat, r.seats.strategy):
+        k = df[f"seat{s}_wins"].to_numpy()
+        lo, hi = wilson(k, df.games.to_numpy())
+        ax.plot(x, df[f"seat{s}_share"], marker=".", label=f"seat {s} ({name})")
+        ax.fill_between(x, lo, hi, alpha=0.15)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(which)
+    ax.set_ylabel("share of games won (95% CI)")
+    ax.set_ylim(0, 1)
+    if len(df):
+        ax.legend(fontsize="small")
+    return fig

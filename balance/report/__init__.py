@@ -1,0 +1,90 @@
+"""Self-contained reports of a run: ``index.html`` (tables, embedded plots, scenario, assumptions), ``summary.md``
+(short enough for a CI job summary) and the PNG figures, written atomically into one folder."""
+from __future__ import annotations
+
+import base64
+import json
+import os
+from pathlib import Path
+
+import jinja2
+import pandas as pd
+
+from ..results import Results, atomic_directory
+
+FIGURES = ("seats", "lengths", "victories", "cards", "win_rate_by_length")
+
+_ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=lambda name: bool(name) and name.endswith((".html.j2", ".html")),
+    undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+_ENV.filters["md"] = _md_cell
+
+
+def _table(title: str, df: pd.DataFrame, note: str | None = None) -> dict:
+    return {"title": title, "columns": [str(c) for c in df.columns],
+            "rows": [[str(v) for v in row] for row in df.itertuples(index=False)], "note": note}
+
+
+def _scenario_text(meta: dict) -> str:
+    if meta.get("scenario_toml"):
+        return meta["scenario_toml"]
+    if meta.get("scenario") is not None:
+        return json.dumps(meta["scenario"], indent=2, sort_keys=True)
+    return "(no scenario recorded)"
+
+
+def write_report(results: Results, out_dir: str | os.PathLike,
+                 assumptions: list[tuple[str, str, str]] = ()) -> Path:
+    """Write the report folder ``out_dir`` and return the path of its ``index.html``.
+
+    ``assumptions`` are the (setting, value, reason) rows in force for this run (rules the rulebook leaves open).
+    Everything is written to a temporary folder beside ``out_dir`` and moved into place only when complete; an
+    existing ``out_dir`` is replaced only then, and an error leaves neither a partial report nor the temporary folder.
+    """
+    out_dir = Path(out_dir)
+    meta = results.meta
+    display = results.display_tables()
+    tables = [_table(title, df, results.seat_test_line() if title == "Seats" else None)
+              for title, df in display.items()]
+    details = [("games played", f"{meta.get('games_played', 0):,}"), ("seed", meta.get("seed")),
+               ("lineup", ", ".join(results.tallies.lineup)), ("turn cap", meta.get("turn_cap")),
+               ("scenario hash", meta.get("scenario_hash")), ("package version", meta.get("package_version"))]
+    details += [(f"timing: {k}", v) for k, v in (meta.get("timing") or {}).items()]
+    context = {
+        "title": results.tallies.title, "game": results.tallies.game, "details": details, "tables": tables,
+        "seat_test_line": results.seat_test_line(), "scenario": _scenario_text(meta),
+        "assumptions": [tuple(str(x) for x in a) for a in assumptions],
+        "seats": display["Seats"], "victories": display["Victory kinds"], "lengths": results.lengths,
+    }
+    with atomic_directory(out_dir) as tmp:
+        figures = []
+        for name in FIGURES:
+            fig = getattr(results.plot, name)()
+            fig.savefig(tmp / f"{name}.png", dpi=100)
+            data = base64.b64encode((tmp / f"{name}.png").read_bytes()).decode("ascii")
+            figures.append({"name": name, "title": name.replace("_", " ").capitalize(), "data": data})
+        html = _ENV.get_template("report.html.j2").render(context | {"figures": figures})
+        (tmp / "index.html").write_text(html, encoding="utf-8")
+        md = _ENV.get_template("summary.md.j2").render(_summary_context(results, context))
+        (tmp / "summary.md").write_text(md, encoding="utf-8")
+    return out_dir / "index.html"
+
+
+def _summary_context(results: Results, context: dict) -> dict:
+    row = results.lengths.set_index("measure")
+    parts = []
+    for which in results.LENGTHS:
+        r = row.loc[which]
+        if r["games"]:
+            parts.append(f"{which}: mean {r['mean']:.2f} [{r['mean_ci_low']:.2f}, {r['mean_ci_high']:.2f}], "
+                         f"median {r['median']:.0f}, p10-p90 {r['p10']:.0f}-{r['p90']:.0f}")
+    return context | {"seats": _table("Seats", context["seats"]), "victories": _table("Victory kinds",
+                      context["victories"]), "length_line": "; ".join(parts) or "no games",
+                      "games_played": f"{results.tallies.games:,}"}

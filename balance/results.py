@@ -1,0 +1,396 @@
+"""The results of a balance run: tables (pandas), text summary, JSON, files and plots, all from integer tallies.
+
+A :class:`Results` is built by :meth:`balance.stats.Aggregator.finalize` (or read back with :meth:`Results.load`).
+It holds the :class:`~balance.stats.Tallies`, the run's metadata and the per-game rows kept for inspection. Every
+table is derived from the tallies on demand; nothing here depends on which game was played.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import shutil
+import tempfile
+import uuid
+from contextlib import contextmanager
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import pandas as pd
+
+from .stats.aggregate import Tallies
+from .stats.intervals import (SeatTest, diff_interval, histogram_moments, histogram_quantile, mean_interval,
+                              seat_equality_test, wilson)
+
+
+def package_version() -> str:
+    """Installed version of ``balance`` ("unknown" when running from a bare checkout)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("balance")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def scenario_hash(scenario: Any) -> str | None:
+    """Short SHA-256 of a scenario's canonical JSON (sorted keys), or None without a scenario."""
+    if scenario is None:
+        return None
+    text = json.dumps(scenario, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def json_safe(obj: Any) -> Any:
+    """``obj`` with NumPy scalars and arrays made plain, NaN/inf and pandas NA made None, tuples made lists."""
+    if isinstance(obj, dict):
+        return {str(k): json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return json_safe(obj.tolist())
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return float(obj) if math.isfinite(obj) else None
+    if obj is None or obj is pd.NA or isinstance(obj, str):
+        return None if obj is pd.NA else obj
+    return str(obj)
+
+
+@contextmanager
+def atomic_directory(target: str | os.PathLike) -> Iterator[Path]:
+    """Yield an empty temporary folder beside ``target``; on success it replaces ``target``, on error it vanishes.
+
+    An existing ``target`` is moved aside only once the new folder is complete, then deleted; if the final renames
+    fail the old folder is put back.
+    """
+    target = Path(target)
+    if target.exists() and not target.is_dir():
+        raise FileExistsError(f"{target} exists and is not a folder")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
+    try:
+        yield tmp
+        os.chmod(tmp, 0o755)
+        old = target.parent / f".{target.name}.old-{uuid.uuid4().hex[:8]}"
+        had_old = target.exists()
+        if had_old:
+            os.rename(target, old)
+        try:
+            os.rename(tmp, target)
+        except BaseException:
+            if had_old:
+                os.rename(old, target)
+            raise
+        if had_old:
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _rate_table(keys: dict[str, Any], wins, games) -> pd.DataFrame:
+    wins = np.asarray(wins, dtype=np.int64)
+    games = np.asarray(games, dtype=np.int64)
+    lo, hi = wilson(wins, games)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = wins / games
+    return pd.DataFrame(keys | {"games": games, "wins": wins, "win_rate": rate, "ci_low": lo, "ci_high": hi})
+
+
+class Results:
+    """Aggregated outcomes of a run, with metadata (``meta``) and the kept per-game rows (``games``)."""
+
+    LENGTHS = ("turns", "rounds")
+
+    def __init__(self, tallies: Tallies, meta: dict | None = None, games: pd.DataFrame | None = None):
+        self.tallies = tallies
+        meta = dict(meta or {})
+        meta.setdefault("game", tallies.game)
+        meta.setdefault("lineup", list(tallies.lineup))
+        meta.setdefault("turn_cap", tallies.turn_cap)
+        meta.setdefault("seed", None)
+        meta.setdefault("scenario", None)
+        meta.setdefault("scenario_toml", None)
+        meta.setdefault("timing", {})
+        meta["games_played"] = tallies.games
+        meta.setdefault("package_version", package_version())
+        meta.setdefault("scenario_hash", scenario_hash(meta["scenario"] if meta["scenario"] is not None
+                                                       else meta["scenario_toml"]))
+        self.meta = json_safe(meta)
+        self.games = games if games is not None else pd.DataFrame()
+
+    def __repr__(self) -> str:
+        return f"<Results {self.tallies.game}: {self.tallies.games} games, lineup {list(self.tallies.lineup)}>"
+
+    @property
+    def plot(self) -> _Plots:
+        """Figures: ``.plot.seats()``, ``.lengths()``, ``.victories()``, ``.cards()``, ``.win_rate_by_length()``."""
+        return _Plots(self)
+
+    # --- tables ----------------------------------------------------------------------------------------------
+    @cached_property
+    def seats(self) -> pd.DataFrame:
+        """One row per seat: seat, strategy ("mixed" when rotation put several at it), games, wins, rate, 95% CI."""
+        t = self.tallies
+        names = []
+        for s in range(len(t.lineup)):
+            here = {t.lineup[j] for j in np.nonzero(t.seat_slot_games[s])[0]}
+            names.append(here.pop() if len(here) == 1 else (t.lineup[s] if not here else "mixed"))
+        return _rate_table({"seat": np.arange(len(t.lineup)), "strategy": names}, t.seat_wins, t.seat_games)
+
+    @cached_property
+    def slots(self) -> pd.DataFrame:
+        """One row per lineup entry (strategy slot), wherever it sat."""
+        t = self.tallies
+        return _rate_table({"slot": np.arange(len(t.lineup)), "strategy": list(t.lineup)}, t.slot_wins, t.slot_games)
+
+    @cached_property
+    def strategies(self) -> pd.DataFrame:
+        """One row per distinct strategy name, summed over its lineup slots (rate per appearance)."""
+        t = self.tallies
+        order = list(dict.fromkeys(t.lineup))
+        idx = np.array([order.index(s) for s in t.lineup])
+        wins = np.array([t.slot_wins[idx == i].sum() for i in range(len(order))], dtype=np.int64)
+        games = np.array([t.slot_games[idx == i].sum() for i in range(len(order))], dtype=np.int64)
+        return _rate_table({"strategy": order}, wins, games)
+
+    @cached_property
+    def seat_test(self) -> SeatTest:
+        """Chi-square test that all seats win equally often among finished games: (chi2, dof, p_value)."""
+        return seat_equality_test(self.tallies.seat_wins, self.tallies.seat_finished)
+
+    @cached_property
+    def victories(self) -> pd.DataFrame:
+        """One row per victory kind (including "unfinished"): kind, games, share of all games, 95% CI."""
+        t = self.tallies
+        games = t.victory_games
+        lo, hi = wilson(games, t.games)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            share = games / t.games
+        return pd.DataFrame({"kind": list(t.victory_names), "games": games, "share": share,
+                             "ci_low": lo, "ci_high": hi})
+
+    def _hist(self, which: str, victory: str | None = None) -> np.ndarray:
+        if which not in self.LENGTHS:
+            raise ValueError(f"which must be one of {self.LENGTHS}, not {which!r}")
+        h = getattr(self.tallies, f"{which}_hist")
+        return h.sum(axis=0) if victory is None else h[list(self.tallies.victory_names).index(victory)]
+
+    @cached_property
+    def lengths(self) -> pd.DataFrame:
+        """Rows "turns" and "rounds" over all games: games, mean with t 95% CI, median, p10, p90 (inverted CDF)."""
+        rows = []
+        for which in self.LENGTHS:
+            h = self._hist(which)
+            n, s, ss = histogram_moments(h)
+            mean, lo, hi = mean_interval(n, s, ss)
+            p10, med, p90 = (np.nan,) * 3 if n == 0 else histogram_quantile(h, [0.1, 0.5, 0.9]).astype(float)
+            rows.append({"measure": which, "games": n, "mean": mean, "mean_ci_low": lo, "mean_ci_high": hi,
+                         "median": med, "p10": p10, "p90": p90})
+        return pd.DataFrame(rows)
+
+    def length_histogram(self, which: str = "turns", victory: str | None = None) -> pd.DataFrame:
+        """Games per length (from the shortest to the longest game played), optionally for one victory kind."""
+        h = self._hist(which, victory)
+        nz = np.nonzero(h)[0]
+        lo, hi = (0, -1) if nz.size == 0 else (nz[0], nz[-1])
+        return pd.DataFrame({"length": np.arange(lo, hi + 1, dtype=np.int64), "games": h[lo:hi + 1]})
+
+    def win_rate_by_length(self, which: str = "rounds") -> pd.DataFrame:
+        """For each length with games: games, then per seat its wins and win share of the games of that length."""
+        h = self._hist(which)
+        wins = getattr(self.tallies, f"seat_wins_by_{which}")
+        keep = np.nonzero(h)[0]
+        df = pd.DataFrame({"length": keep.astype(np.int64), "games": h[keep]})
+        for s in range(wins.shape[1]):
+            df[f"seat{s}_wins"] = wins[keep, s]
+            df[f"seat{s}_share"] = wins[keep, s] / h[keep]
+        return df
+
+    @cached_property
+    def cards(self) -> pd.DataFrame:
+        """One row per item: per-game rate of each counter, ratios to the "used" counter, and win rate of the seats
+        that used the item against those that did not, with the difference's Newcombe 95% interval."""
+        t = self.tallies
+        u = t.counter_names[t.used_counter]
+        tot = t.item_totals.astype(np.float64)
+        df = pd.DataFrame({t.item_name: list(t.item_labels)})
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for c, name in enumerate(t.counter_names):
+                df[f"{name}_per_game"] = tot[:, c] / t.games
+            for c in range(t.used_counter + 1, len(t.counter_names)):
+                df[f"{t.counter_names[c]}_per_{u}"] = np.where(tot[:, t.used_counter] > 0,
+                                                               tot[:, c] / tot[:, t.used_counter], np.nan)
+            d, lo, hi = diff_interval(t.used_wins, t.used_pairs, t.unused_wins, t.unused_pairs)
+            df[f"{u}_players"] = t.used_pairs
+            df[f"win_rate_{u}"] = t.used_wins / t.used_pairs
+            df[f"not_{u}_players"] = t.unused_pairs
+            df[f"win_rate_not_{u}"] = t.unused_wins / t.unused_pairs
+        df["win_rate_diff"], df["diff_ci_low"], df["diff_ci_high"] = d, lo, hi
+        return df
+
+    @property
+    def items(self) -> pd.DataFrame:
+        """The game-neutral name of :attr:`cards`."""
+        return self.cards
+
+    # --- text, JSON, files -----------------------------------------------------------------------------------
+    def display_tables(self) -> dict[str, pd.DataFrame]:
+        """The main tables as rounded display strings, keyed by title (used by :meth:`summary` and reports)."""
+        return _display_tables(self)
+
+    def seat_test_line(self) -> str:
+        chi2, dof, p = self.seat_test
+        if math.isnan(p):
+            return "Seat equality (chi-square): not enough finished games"
+        return f"Seat equality (chi-square over finished games): chi2 = {chi2:.3f}, dof = {dof}, p = {p:.4g}"
+
+    def summary(self) -> str:
+        """Aligned plain-text tables for a terminal: seats (+ test), strategies, victory kinds, lengths, items."""
+        m, t = self.meta, self.tallies
+        head = f"{t.title}: {t.games:,} games, lineup {', '.join(t.lineup)}, seed {m.get('seed')}"
+        parts = [head, "=" * min(len(head), 100)]
+        for title, df in self.display_tables().items():
+            parts += ["", title, text_table(df)]
+            if title == "Seats":
+                parts.append(self.seat_test_line())
+        return "\n".join(parts)
+
+    def to_dict(self) -> dict:
+        """JSON-safe dict: meta, seat test, every table as a list of records, and the raw tallies."""
+        rec = lambda df: json_safe(df.to_dict(orient="records"))  # noqa: E731
+        return json_safe({
+            "meta": self.meta, "seat_test": self.seat_test._asdict(), "seats": rec(self.seats),
+            "slots": rec(self.slots), "strategies": rec(self.strategies), "victories": rec(self.victories),
+            "lengths": rec(self.lengths), "cards": rec(self.cards), "games_kept": len(self.games),
+            "tallies": self.tallies.to_dict()})
+
+    def to_parquet(self, path: str | os.PathLike) -> Path:
+        """Write the kept games (or, with none kept, the seats table) as Parquet, atomically; returns the path."""
+        path = Path(path)
+        df = self.games if len(self.games) else self.seats
+        tmp = path.with_name(f".{path.name}.tmp-{uuid.uuid4().hex[:8]}")
+        try:
+            df.to_parquet(tmp, index=False)
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+        return path
+
+    def save(self, directory: str | os.PathLike) -> Path:
+        """Write ``results.parquet`` and ``meta.json`` (meta plus tallies) into ``directory``, atomically."""
+        directory = Path(directory)
+        with atomic_directory(directory) as tmp:
+            self.to_parquet(tmp / "results.parquet")
+            meta = dict(self.meta, parquet_content="games" if len(self.games) else "seats",
+                        tallies=self.tallies.to_dict())
+            (tmp / "meta.json").write_text(json.dumps(json_safe(meta), indent=2, sort_keys=True))
+        return directory
+
+    @classmethod
+    def load(cls, directory: str | os.PathLike) -> Results:
+        """Read back what :meth:`save` wrote."""
+        directory = Path(directory)
+        meta = json.loads((directory / "meta.json").read_text())
+        tallies = Tallies.from_dict(meta.pop("tallies"))
+        content = meta.pop("parquet_content", "seats")
+        games = pd.read_parquet(directory / "results.parquet") if content == "games" else None
+        return cls(tallies, meta=meta, games=games)
+
+
+# --- display formatting ------------------------------------------------------------------------------------------
+def _pct(x) -> str:
+    return "-" if not np.isfinite(x) else f"{100 * x:.2f}%"
+
+
+def _ci(lo, hi) -> str:
+    return "-" if not (np.isfinite(lo) and np.isfinite(hi)) else f"[{100 * lo:.2f}, {100 * hi:.2f}]%"
+
+
+def _num(x, digits: int = 3) -> str:
+    return "-" if not np.isfinite(x) else f"{x:.{digits}f}"
+
+
+def _display_tables(r: Results) -> dict[str, pd.DataFrame]:
+    t = r.tallies
+    u = t.counter_names[t.used_counter]
+    rates = lambda df: [_pct(x) for x in df.win_rate]  # noqa: E731
+    cis = lambda df: [_ci(a, b) for a, b in zip(df.ci_low, df.ci_high)]  # noqa: E731
+    seats, strat, vic, lens, cards = r.seats, r.strategies, r.victories, r.lengths, r.cards
+    out = {
+        "Seats": pd.DataFrame({"seat": seats.seat.astype(str), "strategy": seats.strategy,
+                               "games": [f"{n:,}" for n in seats.games], "wins": [f"{n:,}" for n in seats.wins],
+                               "win rate": rates(seats), "95% CI": cis(seats)}),
+        "Strategies": pd.DataFrame({"strategy": strat.strategy, "games": [f"{n:,}" for n in strat.games],
+                                    "wins": [f"{n:,}" for n in strat.wins], "win rate": rates(strat),
+                                    "95% CI": cis(strat)}),
+        "Victory kinds": pd.DataFrame({"kind": vic.kind, "games": [f"{n:,}" for n in vic.games],
+                                       "share": [_pct(x) for x in vic.share], "95% CI": cis(vic)}),
+        "Lengths": pd.DataFrame({"measure": lens.measure, "mean": [_num(x, 2) for x in lens["mean"]],
+                                 "95% CI": [f"[{_num(a, 2)}, {_num(b, 2)}]" for a, b in
+                                            zip(lens.mean_ci_low, lens.mean_ci_high)],
+                                 "median": [_num(x, 0) for x in lens["median"]],
+                                 "p10": [_num(x, 0) for x in lens.p10], "p90": [_num(x, 0) for x in lens.p90]}),
+    }
+    items = {t.item_name: [str(x) for x in cards[t.item_name]]}
+    for name in t.counter_names:
+        items[f"{name}/game"] = [_num(x) for x in cards[f"{name}_per_game"]]
+    for c in range(t.used_counter + 1, len(t.counter_names)):
+        name = t.counter_names[c]
+        items[f"{name}/{u}"] = [_num(x) for x in cards[f"{name}_per_{u}"]]
+    items[f"win {u}"] = [_pct(x) for x in cards[f"win_rate_{u}"]]
+    items[f"win not {u}"] = [_pct(x) for x in cards[f"win_rate_not_{u}"]]
+    items["diff (pp)"] = ["-" if not np.isfinite(x) else f"{100 * x:+.2f}" for x in cards.win_rate_diff]
+    items["95% CI (pp)"] = [_ci(a, b).rstrip("%") for a, b in zip(cards.diff_ci_low, cards.diff_ci_high)]
+    out[f"Per {t.item_name}"] = pd.DataFrame(items)
+    return out
+
+
+_LEFT = {"strategy", "kind", "measure"}
+
+
+def text_table(df: pd.DataFrame, indent: str = "  ") -> str:
+    """A DataFrame of strings as an aligned text table (text columns left-aligned, numbers right-aligned)."""
+    cols = [str(c) for c in df.columns]
+    cells = [[str(v) for v in df[c]] for c in df.columns]
+    widths = [max([len(c)] + [len(v) for v in vals]) for c, vals in zip(cols, cells)]
+    just = [(str.ljust if c in _LEFT else str.rjust) for c in cols]
+    lines = [indent + "  ".join(j(c, w) for j, c, w in zip(just, cols, widths))]
+    lines.append(indent + "  ".join("-" * w for w in widths))
+    for i in range(len(df)):
+        lines.append(indent + "  ".join(j(vals[i], w) for j, vals, w in zip(just, cells, widths)))
+    return "\n".join(lines)
+
+
+class _Plots:
+    """The ``Results.plot`` namespace: each method returns a new matplotlib Figure (Agg, no pyplot)."""
+
+    def __init__(self, results: Results):
+        self._r = results
+
+    def seats(self, **kw):
+        from . import plots
+        return plots.seats(self._r, **kw)
+
+    def lengths(self, **kw):
+        from . import plots
+        return plots.lengths(self._r, **kw)
+
+    def victories(self, **kw):
+        from . import plots
+        return plots.victories(self._r, **kw)
+
+    def cards(self, **kw):
+        from . import plots
+        return plots.cards(self._r, **kw)
+
+    def win_rate_by_length(self, **kw):
+        from . import plots
+        return plots.win_rate_by_length(self._r, **kw)

@@ -1,0 +1,500 @@
+"""Scenarios: what to simulate, written by hand in TOML (format: ``docs/scenarios.md``).
+
+A scenario names the game, the number of players, the strategy of every seat, how many games to play with which seed
+and turn cap, and may override any component or open-rule setting of the game. :func:`load_scenario` reads one from a
+file, a dict or the game's embedded default, follows ``extends`` chains, applies overrides and checks everything; any
+problem with the input becomes a :class:`ScenarioError` whose message is one line naming the file, the key, the bad
+value and what is allowed.
+"""
+from __future__ import annotations
+
+import copy
+import difflib
+import hashlib
+import json
+import math
+import re
+import tomllib
+import typing
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from . import games as _games
+
+N_PARAM_COLUMNS = 4                      # width of the strategy parameter matrix the kernels read
+MAX_GAMES = 10**12
+MAX_SEED = 2**63 - 1
+TURN_CAP_RANGE = (10, 10_000)
+DEFAULT_GAME = "spooky_tower"            # the game of ``load_scenario(None)`` unless an override names another
+DEFAULTS = {"games": 100_000, "seed": 1, "turn_cap": 1000, "seat_rotation": False}
+TOP_KEYS = ("name", "game", "extends", "players", "games", "seed", "turn_cap", "seat_rotation", "strategy", "seats",
+            "rules", "components")
+_NOTHING = object()                      # "got" of a missing key
+
+
+class ScenarioError(Exception):
+    """A scenario that cannot be used, with a one-line message:
+    ``<file>: <key.path>: <problem> (got <value>; allowed: <what is allowed>)``."""
+
+    def __init__(self, file: str, problem: str, key: str | None = None, got: Any = _NOTHING,
+                 allowed: str | None = None):
+        self.file, self.key, self.problem, self.got, self.allowed = file, key, problem, got, allowed
+        text = f"{file}: " + (f"{key}: " if key else "") + problem
+        if key:
+            text += f" (got {'nothing' if got is _NOTHING else _short_repr(got)}; allowed: {allowed})"
+        super().__init__(re.sub(r"[\r\n]+", " ", text))
+
+
+class Seat(BaseModel):
+    """One seat: a strategy name and its parameters (every declared parameter, defaults filled in)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    strategy: str
+    params: dict[str, float]
+
+
+class Scenario(BaseModel):
+    """A fully resolved scenario: every default filled in, every setting checked against the game."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+    name: str
+    game: str
+    players: int
+    games: int
+    seed: int
+    turn_cap: int
+    seat_rotation: bool
+    seats: list[Seat]
+    rules: BaseModel
+    components: BaseModel
+    source: str | None = None
+
+    def spec(self) -> _games.GameSpec:
+        """The game's :class:`~balance.games.GameSpec`."""
+        return _games.get_game(self.game)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The scenario in the TOML input format, every default written out (``source`` is not part of it)."""
+        return {
+            "name": self.name, "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
+            "turn_cap": self.turn_cap, "seat_rotation": self.seat_rotation,
+            "seats": [{"name": s.strategy, **s.params} for s in self.seats],
+            "rules": self.rules.model_dump(mode="json"),
+            "components": self.components.model_dump(mode="json"),
+        }
+
+    def to_toml(self) -> str:
+        """The scenario as a TOML file that :func:`load_scenario` reads back to an equal scenario."""
+        return f"# Resolved scenario {self.hash()[:12]}\n" + dumps_toml(self.to_dict())
+
+    def hash(self) -> str:
+        """SHA-256 (hex) of the canonical JSON of :meth:`to_dict`: equal scenarios, equal hashes."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def strategy_lineup(self) -> tuple[np.ndarray, np.ndarray]:
+        """Kernel inputs: strategy kinds ``int64[players]`` and parameters ``float64[players, 4]``, zero-padded."""
+        strategies = self.spec().strategies
+        kinds = np.zeros(self.players, np.int64)
+        params = np.zeros((self.players, N_PARAM_COLUMNS), np.float64)
+        for i, seat in enumerate(self.seats):
+            st = strategies[seat.strategy]
+            vec = st.vector(seat.params)
+            if len(vec) > N_PARAM_COLUMNS:
+                raise ValueError(f"strategy {st.name!r} declares {len(vec)} params; kernels read {N_PARAM_COLUMNS}")
+            kinds[i] = st.kind
+            params[i, :len(vec)] = vec
+        return kinds, params
+
+    def __eq__(self, other: object) -> bool:
+        """Same settings (:meth:`to_dict`), wherever each came from."""
+        return isinstance(other, Scenario) and self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return int(self.hash()[:16], 16)
+
+
+def load_scenario(source: str | Path | dict | None = None, **overrides: Any) -> Scenario:
+    """Read and check a scenario.
+
+    ``source`` is a TOML file path, a dict in the same format, or ``None``/``"default"`` for the game's embedded
+    default. ``overrides`` are top-level keys (``players=4``, ``seed=7``, ``strategy="random"``...) applied after
+    ``extends`` merging and checked like file keys; ``None`` values are ignored. Raises :class:`ScenarioError`.
+    """
+    label = str(source) if isinstance(source, (str, Path)) and source != "default" else "<dict>"
+    try:
+        return _load(source, {k: v for k, v in overrides.items() if v is not None})
+    except ScenarioError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - bad input must never surface as a raw traceback
+        raise ScenarioError(label, f"cannot read scenario: {type(exc).__name__}: {exc}") from exc
+
+
+# --- reading and merging -------------------------------------------------------------------------------------
+
+def _load(source, overrides: dict) -> Scenario:
+    """Read the source and its ``extends`` chain, lay the overrides on top and check the result."""
+    dict_label = "<dict>"
+    if source is None or source == "default":
+        game = overrides.get("game", DEFAULT_GAME)
+        if not isinstance(game, str) or game not in _games.registry():
+            raise ScenarioError("<overrides>", "unknown game", "game", game, _one_of(_games.registry()))
+        source, dict_label = _games.get_game(game).default_scenario(), "<default>"
+    if isinstance(source, (str, Path)):
+        chain, path = _read_chain(Path(source), str(source), []), str(source)
+    elif isinstance(source, dict):  # its `extends` is relative to the working folder
+        chain, path = _follow_extends(copy.deepcopy(source), dict_label, Path("."), []), None
+    else:
+        raise ScenarioError("<source>", f"a scenario is a file path or a dict, not {type(source).__name__}")
+    chain.append((f"{chain[-1][0]} (override)", overrides))
+    merged: dict = {}
+    for _, raw in chain:
+        merged = _lay_over(merged, raw)
+    merged.pop("extends", None)
+    if "name" not in merged:
+        merged["name"] = Path(path).stem if path else merged.get("game", DEFAULT_GAME)
+    return _Checker(merged, chain, path).scenario()
+
+
+def _read_toml(path: Path, label: str) -> dict:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ScenarioError(label, "file not found") from None
+    except (OSError, ValueError) as exc:  # a folder, no permission, a NUL in the path...
+        raise ScenarioError(label, f"cannot read file ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(label, f"TOML syntax error: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(label, f"TOML syntax error: {exc}") from None
+
+
+def _read_chain(path: Path, label: str, seen: list[Path]) -> list[tuple[str, dict]]:
+    """The file and every file it extends, base first, as (label, raw table) pairs."""
+    raw = _read_toml(path, label)
+    return _follow_extends(raw, label, path.parent, seen + [path.resolve()])
+
+
+def _follow_extends(raw: dict, label: str, folder: Path, seen: list[Path]) -> list[tuple[str, dict]]:
+    """``raw`` preceded by the chain of files it extends (``folder``: where its ``extends`` path starts)."""
+    if "extends" not in raw:
+        return [(label, raw)]
+    ext = raw["extends"]
+    if not isinstance(ext, str) or not ext:
+        raise ScenarioError(label, "must be a file path", "extends", ext,
+                            "a path to a .toml file, relative to this file")
+    target = folder / ext
+    if target.resolve() in seen:
+        raise ScenarioError(label, "extends cycle: that file already extends this one", "extends", ext,
+                            "a scenario file that does not extend this one back")
+    return _read_chain(target, str(target), seen) + [(label, raw)]
+
+
+def _lay_over(base: dict, top: dict) -> dict:
+    """One layer (a file of the chain, or the overrides) over the layers below it.
+
+    A layer's ``strategy`` or ``seats`` replaces both of them below it: they are alternatives (only one layer giving
+    both is an error), and a strategy's params belong to its name, so its table is not merged key by key.
+    """
+    base = dict(base)
+    if "strategy" in top or "seats" in top:
+        base.pop("strategy", None)
+        base.pop("seats", None)
+    return _deep_merge(base, top)
+
+
+def _deep_merge(base: dict, top: dict) -> dict:
+    """``top`` over ``base``: tables merge key by key; lists and scalars replace."""
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+# --- checking --------------------------------------------------------------------------------------------------
+
+class _Checker:
+    """Checks a merged scenario table and builds the :class:`Scenario`; errors name the file a key came from."""
+
+    def __init__(self, data: dict, chain: list[tuple[str, dict]], path: str | None):
+        self.data, self.chain, self.path = data, chain, path
+
+    def fail(self, loc: tuple, problem: str, got: Any = _NOTHING, allowed: str = "") -> typing.NoReturn:
+        raise ScenarioError(self._owner(loc), problem, _key_path(loc), got, allowed)
+
+    def _owner(self, loc: tuple) -> str:
+        """The most derived file (or the overrides) that sets the value at ``loc``; else the file the user gave."""
+        for label, raw in reversed(self.chain):
+            if _contains(raw, loc):
+                return label
+        return self.chain[-2][0]  # the last entry is the overrides
+
+    def scenario(self) -> Scenario:
+        d = self.data
+        for key in d:
+            if key not in TOP_KEYS:
+                self.fail((key,), "unknown key" + _did_you_mean(key, TOP_KEYS), d[key], ", ".join(TOP_KEYS))
+        games = _games.registry()
+        if "game" not in d:
+            self.fail(("game",), "missing key", allowed=_one_of(games))
+        if not isinstance(d["game"], str) or d["game"] not in games:
+            self.fail(("game",), "unknown game", d["game"], _one_of(games))
+        spec = games[d["game"]]
+        if not isinstance(d["name"], str) or not d["name"].strip() or not _is_utf8(d["name"]):
+            self.fail(("name",), "must be a non-empty string", d["name"], "any non-empty text")
+        lo, hi = spec.min_players, spec.max_players
+        players = self.integer("players", d.get("players", min(lo + 1, hi)), lo, hi)
+        n_games = self.integer("games", d.get("games", DEFAULTS["games"]), 1, MAX_GAMES)
+        seed = self.integer("seed", d.get("seed", DEFAULTS["seed"]), 0, MAX_SEED)
+        turn_cap = self.integer("turn_cap", d.get("turn_cap", DEFAULTS["turn_cap"]), *TURN_CAP_RANGE)
+        rotation = d.get("seat_rotation", DEFAULTS["seat_rotation"])
+        if not isinstance(rotation, bool):
+            self.fail(("seat_rotation",), "must be true or false", rotation, "true or false")
+        return Scenario(
+            name=d["name"], game=spec.name, players=players, games=n_games, seed=seed, turn_cap=turn_cap,
+            seat_rotation=rotation, seats=self.seats(spec, players),
+            rules=self.model("rules", spec.rules_model), components=self.model("components", spec.components_model),
+            source=self.path,
+        )
+
+    def integer(self, key: str, value: Any, lo: int, hi: int) -> int:
+        allowed = f"an integer from {lo} to {hi}"
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail((key,), "must be an integer", value, allowed)
+        if not lo <= value <= hi:
+            self.fail((key,), "out of range", value, allowed)
+        return value
+
+    def seats(self, spec: _games.GameSpec, players: int) -> list[Seat]:
+        d = self.data
+        if "strategy" in d and "seats" in d:
+            self.fail(("strategy",), "give either `strategy` (every seat) or `[[seats]]` (one a seat), not both",
+                      d["strategy"], "`strategy` or `[[seats]]`")
+        if "seats" not in d:
+            strategy = d.get("strategy", {"name": "random"})
+            if isinstance(strategy, str):
+                strategy = {"name": strategy}
+            return [self.seat(spec, strategy, ("strategy",))] * players
+        seats = d["seats"]
+        if not isinstance(seats, list):
+            self.fail(("seats",), "must be a list of tables ([[seats]])", seats, f"{players} [[seats]] tables")
+        if len(seats) != players:
+            self.fail(("seats",), f"has {len(seats)} entries but players = {players}", seats,
+                      f"exactly {players} [[seats]] tables, or one `strategy` table for every seat")
+        return [self.seat(spec, s, ("seats", i)) for i, s in enumerate(seats)]
+
+    def seat(self, spec: _games.GameSpec, table: Any, loc: tuple) -> Seat:
+        names = _one_of(spec.strategies)
+        if not isinstance(table, dict):
+            self.fail(loc, "must be a table with a strategy `name` and its params", table,
+                      f"a table such as {{ name = \"random\" }}; names: {names}")
+        if "name" not in table:
+            self.fail(loc + ("name",), "missing key", allowed=names)
+        name = table["name"]
+        if not isinstance(name, str) or name not in spec.strategies:
+            self.fail(loc + ("name",), "unknown strategy" + _did_you_mean(name, spec.strategies), name, names)
+        declared = {p.name: p for p in spec.strategies[name].params}
+        for key, value in table.items():
+            if key == "name":
+                continue
+            if key not in declared:
+                keys = ", ".join(["name", *declared])
+                self.fail(loc + (key,), f"unknown key: strategy {name!r} has no such param"
+                          + _did_you_mean(key, declared), value, keys)
+            p = declared[key]
+            allowed = f"a number from {p.low:g} to {p.high:g}"
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                self.fail(loc + (key,), "must be a number", value, allowed)
+            if not p.low <= value <= p.high:
+                self.fail(loc + (key,), "out of range", value, allowed)
+        params = {p.name: float(table.get(p.name, p.default)) for p in declared.values()}
+        return Seat(strategy=name, params=params)
+
+    def model(self, key: str, model: type[BaseModel]) -> BaseModel:
+        """Validate a settings table against the game's pydantic model (keys given replace the defaults)."""
+        table = self.data.get(key, {})
+        if not isinstance(table, dict):
+            self.fail((key,), "must be a table", table, _describe(model, None))
+        try:
+            return model.model_validate(table, strict=True)
+        except ValidationError as exc:
+            self._pydantic_fail(key, model, table, exc.errors()[0])
+
+    def _pydantic_fail(self, key: str, model: type[BaseModel], table: dict, err: dict) -> typing.NoReturn:
+        loc, kind = tuple(err["loc"]), err["type"]
+        problem = re.sub(r"^(Value|Assertion) error, ", "", err["msg"])
+        got = err.get("input", _NOTHING)
+        if kind == "literal_error":
+            ann = _field_at(model, loc)[0]
+            problem = "unknown value" + _did_you_mean(got, typing.get_args(ann) if ann is not None else ())
+        elif kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
+            problem = "out of range"
+        if kind == "extra_forbidden":
+            parent = _field_at(model, loc[:-1])[0]
+            fields = list(parent.model_fields) if _is_model(parent) else []
+            return self.fail((key, *loc), "unknown key" + _did_you_mean(str(loc[-1]), fields), got,
+                             ", ".join(fields))
+        if kind == "missing":
+            ann, info = _field_at(model, loc)
+            return self.fail((key, *loc), "missing key", allowed=_describe(ann, info))
+        if not loc:  # a check across the table: name the field the message starts with, if any
+            field = re.match(r"(\w+)=", problem)
+            if field and field[1] in model.model_fields:
+                loc = (field[1],)
+                got = table.get(field[1], model.model_fields[field[1]].get_default(call_default_factory=True))
+            return self.fail((key, *loc), problem, got,
+                             f"{_describe(*_field_at(model, loc))}, consistent with the rest of [{key}]")
+        return self.fail((key, *loc), problem, got, _describe(*_field_at(model, loc)))
+
+
+# --- describing what is allowed -----------------------------------------------------------------------------------
+
+def _is_model(ann: Any) -> bool:
+    return isinstance(ann, type) and issubclass(ann, BaseModel)
+
+
+def _field_at(model: type[BaseModel], loc: tuple) -> tuple[Any, Any]:
+    """(annotation, FieldInfo or None) of the value at ``loc`` inside ``model``; (None, None) if not found."""
+    ann, info = model, None
+    for part in loc:
+        if isinstance(part, str) and _is_model(ann) and part in ann.model_fields:
+            info = ann.model_fields[part]
+            ann = info.annotation
+        elif isinstance(part, int) and typing.get_origin(ann) is list:
+            ann, info = typing.get_args(ann)[0], None
+        else:
+            return None, None
+    return ann, info
+
+
+def _describe(ann: Any, info: Any) -> str:
+    """What a value of this type may be, in a designer's words."""
+    if ann is bool:
+        return "true or false"
+    if ann in (int, float):
+        lo = hi = None
+        for m in getattr(info, "metadata", ()):
+            lo = getattr(m, "ge", lo)
+            hi = getattr(m, "le", hi)
+        what = "an integer" if ann is int else "a number"
+        if lo is not None and hi is not None:
+            return f"{what} from {lo} to {hi}"
+        return what + (f" >= {lo}" if lo is not None else "") + (f" <= {hi}" if hi is not None else "")
+    if ann is str:
+        return "a string"
+    if typing.get_origin(ann) is Literal:
+        return _one_of(typing.get_args(ann))
+    if typing.get_origin(ann) is list:
+        return f"a list of ({_describe(typing.get_args(ann)[0], None)})"
+    if _is_model(ann):
+        return "a table with keys " + ", ".join(ann.model_fields)
+    return "see docs/scenarios.md"
+
+
+def _one_of(names) -> str:
+    return "one of " + ", ".join(repr(n) for n in names)
+
+
+def _did_you_mean(word: Any, choices) -> str:
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _key_path(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _contains(raw: Any, loc: tuple) -> bool:
+    for part in loc:
+        if isinstance(part, int) and isinstance(raw, list) and 0 <= part < len(raw):
+            raw = raw[part]
+        elif isinstance(part, str) and isinstance(raw, dict) and part in raw:
+            raw = raw[part]
+        else:
+            return False
+    return bool(loc)
+
+
+def _short_repr(value: Any, limit: int = 100) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+# --- a small TOML writer -------------------------------------------------------------------------------------------
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def dumps_toml(table: dict) -> str:
+    """TOML text for a table of dicts, lists, strings, ints, floats and bools (what :meth:`Scenario.to_dict` holds)."""
+    lines: list[str] = []
+    _emit_table(table, [], lines)
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _emit_table(table: dict, prefix: list[str], lines: list[str]) -> None:
+    def is_table_list(v):
+        return isinstance(v, list) and v and all(isinstance(x, dict) for x in v)
+
+    for key, value in table.items():
+        if not isinstance(value, dict) and not is_table_list(value):
+            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    for key, value in table.items():
+        if isinstance(value, dict):
+            lines += ["", f"[{'.'.join(_toml_key(k) for k in prefix + [key])}]"]
+            _emit_table(value, prefix + [key], lines)
+    for key, value in table.items():
+        if is_table_list(value):
+            for item in value:
+                lines += ["", f"[[{'.'.join(_toml_key(k) for k in prefix + [key])}]]"]
+                _emit_table(item, prefix + [key], lines)
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else _toml_string(key)
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string: quote, backslash and control characters escaped, everything else as is."""
+    escaped = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+    return '"' + "".join(escaped.get(c) or (f"\\u{ord(c):04x}" if ord(c) < 0x20 or ord(c) == 0x7F else c)
+                         for c in text) + '"'
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    raise TypeError(f"cannot write {type(value).__name__} as TOML")

@@ -1,0 +1,257 @@
+"""The streaming Aggregator against an independent plain-pandas computation on all per-game rows."""
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+from pandas.testing import assert_frame_equal
+from scipy import stats
+
+from balance.results import Results
+from balance.stats import Aggregator, diff_interval, wilson
+
+SPEC = SimpleNamespace(
+    name="fake", title="Fake Game", victory_names=("unfinished", "ghosts", "amulet"),
+    player_counter_names=("ghosts", "pets", "fragments", "clues"), counter_names=("taken", "flipped", "ghosts"),
+    item_name="value", item_labels=tuple(range(1, 13)))
+LINEUP = ["greedy", "cautious", "greedy"]
+P, I, C, CAP = 3, 12, 3, 40
+
+
+def make_games(n: int, seed: int = 0, rotate: bool = True) -> dict[str, np.ndarray]:
+    """Random but seeded outcomes of n games: ~12% unfinished, seat 0 favoured, rotated seats, sparse counters."""
+    rng = np.random.default_rng(seed)
+    victory = rng.choice(3, size=n, p=[0.12, 0.55, 0.33]).astype(np.int8)
+    winner = np.where(victory == 0, -1, rng.choice(P, size=n, p=[0.4, 0.35, 0.25])).astype(np.int8)
+    turns = np.where(victory == 0, CAP, rng.integers(5, CAP, size=n)).astype(np.int32)
+    g = np.arange(n, dtype=np.int64)
+    seat_strategy = (np.arange(P)[None, :] + g[:, None] * rotate) % P
+    counters = rng.poisson(0.5, size=(n, P, I, C)) * (rng.random((n, P, I, 1)) < 0.4)
+    return dict(game=g, winner=winner, victory=victory, turns=turns, rounds=((turns + P - 1) // P).astype(np.int32),
+                seat_strategy=seat_strategy.astype(np.int8),
+                final=rng.integers(0, 9, size=(n, P, len(SPEC.player_counter_names))).astype(np.int16),
+                counters=counters.astype(np.int16))
+
+
+def split(games: dict[str, np.ndarray], sizes) -> list[dict[str, np.ndarray]]:
+    edges = np.cumsum([0] + list(sizes))
+    assert edges[-1] == len(games["game"])
+    return [{k: v[a:b] for k, v in games.items()} for a, b in zip(edges[:-1], edges[1:])]
+
+
+def aggregate(games, sizes, keep_games=0) -> Results:
+    agg = Aggregator(SPEC, LINEUP, CAP, keep_games=keep_games)
+    for chunk in split(games, sizes):
+        agg.update(chunk)
+    return agg.finalize(seed=7, scenario={"players": P})
+
+
+def tables(r: Results) -> dict[str, pd.DataFrame]:
+    out = {name: getattr(r, name) for name in ("seats", "slots", "strategies", "victories", "lengths", "cards")}
+    out |= {f"hist_{w}": r.length_histogram(w) for w in r.LENGTHS}
+    out |= {f"by_{w}": r.win_rate_by_length(w) for w in r.LENGTHS}
+    return out
+
+
+N = 3001
+GAMES = make_games(N, seed=42)
+
+
+@pytest.fixture(scope="module")
+def whole() -> Results:
+    return aggregate(GAMES, [N])
+
+
+@pytest.mark.parametrize("sizes", [[1, 7, 100, N - 108], [1000, 1000, 1000, 1], [N - 1, 1],
+                                   list(np.diff(np.r_[0, np.sort(np.random.default_rng(5).choice(
+                                       np.arange(1, N), 40, replace=False)), N]))])
+def test_chunking_does_not_change_any_table(whole, sizes):
+    r = aggregate(GAMES, sizes)
+    for name, df in tables(whole).items():
+        assert_frame_equal(tables(r)[name], df, check_exact=True, obj=name)
+    assert r.seat_test == whole.seat_test
+    assert r.summary() == whole.summary()
+
+
+# --- the independent computation: plain pandas over all rows ----------------------------------------------------
+def per_game_frame(g) -> pd.DataFrame:
+    return pd.DataFrame({"game": g["game"], "winner": g["winner"].astype(int),
+                         "victory": np.asarray(SPEC.victory_names)[g["victory"]],
+                         "turns": g["turns"].astype(int), "rounds": g["rounds"].astype(int)})
+
+
+def per_seat_frame(g) -> pd.DataFrame:
+    n = len(g["game"])
+    df = pd.DataFrame({"game": np.repeat(g["game"], P), "seat": np.tile(np.arange(P), n),
+                       "slot": g["seat_strategy"].ravel().astype(int)})
+    df["strategy"] = np.asarray(LINEUP)[df.slot]
+    df["won"] = (np.repeat(g["winner"], P) == df.seat).astype(int)
+    return df
+
+
+def rate_columns(df: pd.DataFrame) -> pd.DataFrame:
+    df["win_rate"] = df.wins / df.games
+    df["ci_low"], df["ci_high"] = wilson(df.wins.to_numpy(), df.games.to_numpy())
+    return df
+
+
+def test_streaming_equals_pandas_from_rows(whole):
+    r = aggregate(GAMES, [500, 1, 2000, 500])
+    games, seats = per_game_frame(GAMES), per_seat_frame(GAMES)
+
+    ref = seats.groupby("seat").agg(games=("won", "size"), wins=("won", "sum")).reset_index()
+    got = r.seats
+    assert got.seat.tolist() == ref.seat.tolist() and set(got.strategy) == {"mixed"}
+    ref = rate_columns(ref)
+    for col in ("games", "wins", "win_rate", "ci_low", "ci_high"):
+        assert np.array_equal(got[col].to_numpy(), ref[col].to_numpy()), col
+
+    ref = rate_columns(seats.groupby("strategy", sort=False).agg(games=("won", "size"), wins=("won", "sum"))
+                       .reset_index())
+    assert_frame_equal(r.strategies, ref, check_dtype=False, check_exact=True)
+    ref = rate_columns(seats.groupby("slot").agg(games=("won", "size"), wins=("won", "sum")).reset_index())
+    assert np.array_equal(r.slots[["games", "wins", "win_rate"]].to_numpy(),
+                          ref[["games", "wins", "win_rate"]].to_numpy())
+
+    finished = games[games.victory != "unfinished"]
+    assert r.tallies.seat_finished.tolist() == [len(finished)] * P
+    chi = stats.chisquare(finished.winner.value_counts().sort_index().to_numpy())
+    assert r.seat_test.chi2 == pytest.approx(chi.statistic, rel=1e-12)
+    assert r.seat_test.p_value == pytest.approx(chi.pvalue, rel=1e-9)
+
+    counts = games.victory.value_counts().reindex(list(SPEC.victory_names), fill_value=0)
+    assert r.victories.games.tolist() == counts.tolist()
+    assert np.array_equal(r.victories.share.to_numpy(), (counts / len(games)).to_numpy())
+
+    for which in ("turns", "rounds"):
+        col = games[which]
+        row = r.lengths.set_index("measure").loc[which]
+        assert row["games"] == len(col) and row["mean"] == col.mean()
+        lo, hi = stats.t.interval(0.95, len(col) - 1, loc=col.mean(), scale=col.sem())
+        assert (row.mean_ci_low, row.mean_ci_high) == pytest.approx((lo, hi), rel=1e-12)
+        for q, name in ((0.5, "median"), (0.1, "p10"), (0.9, "p90")):
+            assert row[name] == np.quantile(col.to_numpy(), q, method="inverted_cdf"), (which, name)
+        hist = col.value_counts().sort_index()
+        got = r.length_histogram(which).set_index("length").games
+        assert got[got > 0].to_dict() == hist.to_dict()
+        for kind in SPEC.victory_names:
+            sub = games.loc[games.victory == kind, which].value_counts().sort_index()
+            got = r.length_histogram(which, victory=kind).set_index("length").games
+            assert got[got > 0].to_dict() == sub.to_dict()
+        by = r.win_rate_by_length(which).set_index("length")
+        ref = seats.assign(length=np.repeat(games[which].to_numpy(), P)).pivot_table(
+            index="length", columns="seat", values="won", aggfunc="sum")
+        for s in range(P):
+            assert by[f"seat{s}_wins"].to_dict() == ref[s].to_dict()
+            assert np.array_equal(by[f"seat{s}_share"].to_numpy(),
+                                  (ref[s] / games[which].value_counts().sort_index()).to_numpy())
+
+    check_cards_against_pandas(r.cards, seats)
+
+
+def check_cards_against_pandas(cards: pd.DataFrame, seats: pd.DataFrame):
+    n = len(GAMES["game"])
+    long = pd.DataFrame(GAMES["counters"].reshape(-1, C).astype(int), columns=list(SPEC.counter_names))
+    long["item"] = np.tile(np.asarray(SPEC.item_labels), n * P)
+    long["won"] = np.repeat(seats.won.to_numpy(), I)
+    totals = long.groupby("item")[list(SPEC.counter_names)].sum()
+    for name in SPEC.counter_names:
+        assert np.array_equal(cards[f"{name}_per_game"].to_numpy(), (totals[name] / n).to_numpy()), name
+    assert np.allclose(cards.ghosts_per_flipped.to_numpy(), (totals.ghosts / totals.flipped).to_numpy(), rtol=1e-15)
+    long["used"] = long.flipped > 0
+    g = long.groupby(["item", "used"]).won.agg(["size", "sum"]).unstack("used")
+    assert cards.flipped_players.tolist() == g[("size", True)].tolist()
+    assert cards.not_flipped_players.tolist() == g[("size", False)].tolist()
+    assert np.array_equal(cards.win_rate_flipped.to_numpy(), (g[("sum", True)] / g[("size", True)]).to_numpy())
+    assert np.array_equal(cards.win_rate_not_flipped.to_numpy(), (g[("sum", False)] / g[("size", False)]).to_numpy())
+    d, lo, hi = diff_interval(g[("sum", True)], g[("size", True)], g[("sum", False)], g[("size", False)])
+    assert np.array_equal(cards.win_rate_diff.to_numpy(), np.asarray(d))
+    assert np.array_equal(cards.diff_ci_low.to_numpy(), np.asarray(lo))
+    assert np.array_equal(cards.diff_ci_high.to_numpy(), np.asarray(hi))
+
+
+@pytest.mark.parametrize("keep,sizes", [(0, [N]), (37, [10] * 300 + [1]), (1000, [999, 2, N - 1001]), (5000, [N])])
+def test_keep_games_keeps_exactly_the_first_n(keep, sizes):
+    r = aggregate(GAMES, sizes, keep_games=keep)
+    n = min(keep, N)
+    assert len(r.games) == n
+    if n == 0:
+        return
+    assert r.games.game.tolist() == list(range(n))
+    ref = per_game_frame({k: v[:n] for k, v in GAMES.items()})
+    for col in ref.columns:
+        assert r.games[col].tolist() == ref[col].tolist(), col
+    for s in range(P):
+        assert r.games[f"seat{s}_strategy"].tolist() == [LINEUP[j] for j in GAMES["seat_strategy"][:n, s]]
+        for k, name in enumerate(SPEC.player_counter_names):
+            assert r.games[f"seat{s}_{name}"].tolist() == GAMES["final"][:n, s, k].tolist()
+
+
+def test_ci_width_max_shrinks_and_matches_wilson():
+    games = make_games(40_000, seed=3)
+    agg = Aggregator(SPEC, LINEUP, CAP)
+    assert agg.ci_width_max() == float("inf")
+    widths = []
+    for chunk in split(games, [100, 900, 9000, 30_000]):
+        agg.update(chunk)
+        widths.append(agg.ci_width_max())
+        seats = agg.finalize().seats
+        assert widths[-1] == (seats.ci_high - seats.ci_low).max()
+    assert widths == sorted(widths, reverse=True) and widths[-1] < widths[0] / 10
+    lo, hi = wilson(agg.tallies.seat_wins, 40_000)
+    assert widths[-1] == np.max(hi - lo)
+
+
+def test_fixed_seats_name_their_strategy():
+    r = aggregate(make_games(500, seed=1, rotate=False), [500])
+    assert r.seats.strategy.tolist() == LINEUP
+    assert r.strategies.games.tolist() == [1000, 500]
+
+
+def test_rejects_overlapping_or_malformed_chunks():
+    agg = Aggregator(SPEC, LINEUP, CAP)
+    a, b = split(GAMES, [100, N - 100])
+    agg.update(a)
+    with pytest.raises(ValueError, match="increasing"):
+        agg.update(a)
+    bad = dict(b, winner=np.where(b["victory"] == 0, 0, b["winner"]).astype(np.int8))
+    with pytest.raises(ValueError, match="unfinished"):
+        agg.update(bad)
+    with pytest.raises(ValueError, match="shapes"):
+        agg.update(dict(b, counters=b["counters"][:, :, :5]))
+    agg.update(b)  # a rejected chunk changes nothing
+    assert agg.games == N
+    with pytest.raises(ValueError, match="used_counter"):
+        Aggregator(SPEC, LINEUP, CAP, used_counter=3)
+
+
+def test_games_longer_than_the_cap_widen_the_histograms():
+    games = make_games(200, seed=9)
+    games["turns"][5] = CAP + 30
+    r = aggregate(games, [100, 100])
+    h = r.length_histogram("turns")
+    assert h.length.max() == CAP + 30 and h.games.sum() == 200
+
+
+def test_results_do_not_change_after_more_updates_and_survive_json_and_save(tmp_path):
+    agg = Aggregator(SPEC, LINEUP, CAP, keep_games=20)
+    a, b = split(GAMES, [1500, N - 1500])
+    agg.update(a)
+    r = agg.finalize(seed=1, scenario={"players": P}, scenario_toml="players = 3\n")
+    before = r.seats.copy()
+    agg.update(b)
+    assert_frame_equal(r.seats, before)
+    d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+    assert d["meta"]["games_played"] == 1500 and len(d["seats"]) == P and len(d["cards"]) == I
+    assert d["meta"]["scenario_hash"] and d["meta"]["package_version"]
+    r.save(tmp_path / "run")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == ["meta.json", "results.parquet"]
+    back = Results.load(tmp_path / "run")
+    for name, df in tables(r).items():
+        assert_frame_equal(tables(back)[name], df, check_exact=True, obj=name)
+    assert_frame_equal(back.games, r.games)
+    assert back.meta["seed"] == 1 and back.meta["scenario_toml"] == "players = 3\n"

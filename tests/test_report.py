@@ -1,0 +1,186 @@
+"""The HTML/Markdown report and the figures, from a small synthetic run."""
+from __future__ import annotations
+
+import base64
+from html.parser import HTMLParser
+from types import SimpleNamespace
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+import balance.plots
+import balance.report
+from balance.report import FIGURES, write_report
+from balance.stats import Aggregator
+
+SPEC = SimpleNamespace(
+    name="fake", title="Fake <Game>", victory_names=("unfinished", "ghosts", "amulet"),
+    player_counter_names=("ghosts", "pets"), counter_names=("taken", "flipped", "ghosts"),
+    item_name="value", item_labels=tuple(range(1, 13)))
+P, I, CAP = 3, 12, 30
+LINEUP = ["greedy", "cautious|careful", "random"]
+ASSUMPTIONS = [("grimoire_reshuffle", "true", "rulebook silent <see notes>"), ("park_limit", "3", "FAQ")]
+TOML = '[game]\nname = "fake"\nnote = "<b>not bold</b>"\n'
+
+
+def make_results(n: int = 400, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    victory = rng.choice(3, size=n, p=[0.1, 0.6, 0.3]).astype(np.int8)
+    winner = np.where(victory == 0, -1, rng.integers(0, P, size=n)).astype(np.int8)
+    turns = np.where(victory == 0, CAP, rng.integers(4, CAP, size=n)).astype(np.int32)
+    g = np.arange(n, dtype=np.int64)
+    agg = Aggregator(SPEC, LINEUP, CAP, keep_games=25)
+    agg.update(dict(game=g, winner=winner, victory=victory, turns=turns, rounds=(turns + 2) // 3,
+                    seat_strategy=((np.arange(P)[None, :] + g[:, None]) % P).astype(np.int8),
+                    final=rng.integers(0, 5, size=(n, P, 2)).astype(np.int16),
+                    counters=(rng.poisson(0.4, size=(n, P, I, 3))).astype(np.int16)))
+    return agg.finalize(seed=11, scenario={"game": "fake"}, scenario_toml=TOML)
+
+
+class Page(HTMLParser):
+    """Collects each <table> (by its data-table attribute) as rows of cell texts, the <img> sources and <pre>."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables: dict[str, list[list[str]]] = {}
+        self.images: list[str] = []
+        self.pre = ""
+        self._table = self._row = self._cell = None
+        self._in_pre = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self._table = self.tables.setdefault(a.get("data-table") or f"table{len(self.tables)}", [])
+        elif tag == "tr" and self._table is not None:
+            self._row = []
+            self._table.append(self._row)
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = []
+        elif tag == "img":
+            self.images.append(a["src"])
+        elif tag == "pre":
+            self._in_pre = True
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self._table = None
+        elif tag in ("td", "th") and self._cell is not None:
+            self._row.append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "pre":
+            self._in_pre = False
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._in_pre:
+            self.pre += data
+
+
+@pytest.fixture(scope="module")
+def results():
+    return make_results()
+
+
+def parse(path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+def test_report_has_every_table_figure_scenario_and_assumption(results, tmp_path):
+    index = write_report(results, tmp_path / "report", ASSUMPTIONS)
+    assert index == tmp_path / "report" / "index.html"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+    assert {p.name for p in index.parent.iterdir()} == {"index.html", "summary.md"} | {f"{f}.png" for f in FIGURES}
+    page = parse(index)
+    body = lambda name: page.tables[name][1:]  # noqa: E731  (first row is the header)
+    assert len(body("Seats")) == P and [r[0] for r in body("Seats")] == ["0", "1", "2"]
+    assert page.tables["Seats"][0][:4] == ["seat", "strategy", "games", "wins"]
+    assert [r[0] for r in body("Strategies")] == LINEUP
+    assert [r[0] for r in body("Victory kinds")] == list(SPEC.victory_names)
+    assert [r[0] for r in body("Lengths")] == ["turns", "rounds"]
+    assert [r[0] for r in body("Per value")] == [str(v) for v in SPEC.item_labels]
+    assert body("Assumptions") == [list(a) for a in ASSUMPTIONS]  # escaped in HTML, read back verbatim
+    assert page.pre == TOML
+    assert len(page.images) == len(FIGURES)
+    for src in page.images:
+        assert src.startswith("data:image/png;base64,")
+        assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    html = index.read_text()
+    assert "<b>not bold</b>" not in html and "Fake &lt;Game&gt;" in html
+    assert f"{results.seat_test.p_value:.4g}" in html
+
+
+def test_summary_md_has_the_seat_rows(results, tmp_path):
+    write_report(results, tmp_path / "r", [])
+    md = (tmp_path / "r" / "summary.md").read_text()
+    lines = md.splitlines()
+    seats = results.display_tables()["Seats"]
+    for row in seats.itertuples(index=False):
+        cells = [str(v).replace("|", "\\|") for v in row]
+        assert "| " + " | ".join(cells) + " |" in lines
+    assert any(line.startswith("Seat equality") and "p = " in line for line in lines)
+    assert "| unfinished |" in md and md.count("\n") < 30
+    assert "Length: turns: mean" in md
+
+
+def test_existing_report_is_replaced_only_when_complete(results, tmp_path):
+    target = tmp_path / "report"
+    target.mkdir()
+    (target / "stale.txt").write_text("old")
+    write_report(results, target, ASSUMPTIONS)
+    assert not (target / "stale.txt").exists() and (target / "index.html").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+
+
+@pytest.mark.parametrize("where", ["plot", "summary"])
+@pytest.mark.parametrize("existing", [False, True])
+def test_failure_midway_leaves_nothing_behind(results, tmp_path, monkeypatch, where, existing):
+    target = tmp_path / "report"
+    if existing:
+        write_report(results, target, ASSUMPTIONS)
+        before = {p.name: p.read_bytes() for p in target.iterdir()}
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("injected")
+
+    if where == "plot":  # after some PNGs are written
+        monkeypatch.setattr(balance.plots, "cards", boom)
+    else:  # after every PNG and index.html are written
+        monkeypatch.setattr(balance.report, "_summary_context", boom)
+    with pytest.raises(RuntimeError, match="injected"):
+        write_report(results, target, ASSUMPTIONS)
+    if existing:
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+        assert {p.name: p.read_bytes() for p in target.iterdir()} == before
+    else:
+        assert list(tmp_path.iterdir()) == []
+
+
+def test_plots_return_figures_without_pyplot_state(results):
+    before = plt.get_fignums()
+    for name in FIGURES:
+        fig = getattr(results.plot, name)()
+        assert isinstance(fig, Figure) and fig.axes, name
+    assert plt.get_fignums() == before
+
+
+def test_plots_and_report_survive_an_empty_run(tmp_path):
+    r = Aggregator(SPEC, LINEUP, CAP).finalize()
+    for name in FIGURES:
+        assert isinstance(getattr(r.plot, name)(), Figure)
+    write_report(r, tmp_path / "empty", [])
+    page = parse(tmp_path / "empty" / "index.html")
+    assert len(page.tables["Seats"]) == P + 1
+    assert "not enough finished games" in (tmp_path / "empty" / "summary.md").read_text()
+
+
+def test_text_summary_is_aligned_and_narrow(results):
+    text = results.summary()
+    assert max(len(line) for line in text.splitlines()) <= 120
+    for s, name in zip(results.seats.seat, results.seats.strategy):
+        assert any(line.split()[:2] == [str(s), name] for line in text.splitlines())
