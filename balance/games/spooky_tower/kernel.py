@@ -17,7 +17,7 @@ from numba import njit, prange
 from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb
 from . import enums as E
 from . import strategies as S
-from .layout import (BONUS_FX, BONUS_NFX, CARD_FX, CARD_NFX, CARD_VALUE, DIAL, GHOST_WORTH, GRIM, GRIM_FX,
+from .layout import (DICE_SCRIPT, CHOICE_SCRIPT, M_DICE_I, M_DICE_N, M_CHOICE_I, M_CHOICE_N, BONUS_FX, BONUS_NFX, CARD_FX, CARD_NFX, CARD_VALUE, DIAL, GHOST_WORTH, GRIM, GRIM_FX,
                      GRIM_NFX, KINDS, LEGAL, CAND, LOC, M_STACK, M_TRACE, MAX_FX, OPT, PARK_REQ, PEND,
                      PRIORITY, SC, TOWN_N, PL, HAND_N, CNT, MISC, MAX_PLAYERS, NV, TRACE, VALUE_COUNT, VALUE_FIRST, cnt_at, hand_at, hand_n_at,
                      param_at, pl_at, stack_at, stream_at, town_at, N_PARAMS)
@@ -61,7 +61,7 @@ def reset_nb(s, seed, game):
     s[PL:PL + MAX_PLAYERS * E.N_PL] = 0
     s[HAND_N:HAND_N + MAX_PLAYERS * NV] = 0
     s[CNT:CNT + MAX_PLAYERS * NV * E.N_CNT] = 0
-    s[MISC:MISC + 4] = 0
+    s[MISC:MISC + 8] = 0
     s[SC + E.SC_WINNER] = -1
     s[SC + E.SC_PETS_CENTER] = s[OPT + E.OPT_PETS]
     s[SC + E.SC_FRAG_RESERVE] = s[OPT + E.OPT_FRAGMENTS]
@@ -95,10 +95,17 @@ def reset_nb(s, seed, game):
 
 @njit(cache=True, error_model="numpy")
 def roll_nb(s):
-    """1. Roll Dice: two six-sided dice from the game's dice stream."""
-    d1 = flat_below_nb(s, stream_at(DICE), 6) + 1
-    d2 = flat_below_nb(s, stream_at(DICE), 6) + 1
-    return d1, d2
+    """1. Roll Dice: two six-sided dice from the game's dice stream (or the test script while it lasts)."""
+    return die_nb(s), die_nb(s)
+
+
+@njit(cache=True, error_model="numpy")
+def die_nb(s):
+    i = s[M_DICE_I]
+    if i < s[M_DICE_N]:
+        s[M_DICE_I] = i + 1
+        return s[DICE_SCRIPT + i]
+    return flat_below_nb(s, stream_at(DICE), 6) + 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -434,8 +441,14 @@ def play_turn_nb(s, f, p, extra):
 
 @njit(cache=True, error_model="numpy")
 def play_game_nb(s, f, seed, game):
-    """Gameplay Overview: seat 0 starts, turns go clockwise, extra turns first, until a win or the turn cap."""
+    """Deal game `game` of run `seed` and play it to the end."""
     reset_nb(s, seed, game)
+    play_on_nb(s, f)
+
+
+@njit(cache=True, error_model="numpy")
+def play_on_nb(s, f):
+    """Gameplay Overview: seat 0 starts, turns go clockwise, extra turns first, until a win or the turn cap."""
     n_players = s[OPT + E.OPT_N_PLAYERS]
     max_turns = s[OPT + E.OPT_MAX_TURNS]
     p = 0
@@ -531,3 +544,40 @@ def floor_nb(draws, seed, game0, n_blocks, sink):
             for _ in range(draws[i]):
                 acc += flat_below_nb(st, 0, 6)
         sink[b] = acc
+
+
+# --- Test hooks (plain Python): stack the Town, script the dice and the "scripted" strategy's decisions. --------
+
+def script_dice(s: np.ndarray, dice) -> None:
+    """The next dice rolled are `dice`, in order; after them the dice stream resumes."""
+    dice = list(dice)
+    s[DICE_SCRIPT:DICE_SCRIPT + len(dice)] = dice
+    s[M_DICE_N] = len(dice)
+    s[M_DICE_I] = 0
+
+
+def script_choices(s: np.ndarray, choices) -> None:
+    """Decisions of seats playing the scripted strategy, in order (see ``strategies.SCRIPTED``)."""
+    choices = list(choices)
+    s[CHOICE_SCRIPT:CHOICE_SCRIPT + len(choices)] = choices
+    s[M_CHOICE_N] = len(choices)
+    s[M_CHOICE_I] = 0
+
+
+def stack_town(s: np.ndarray, value: int, cards_bottom_to_top) -> None:
+    """Put these card ids (of `value`) in value's Town stack, the last one on top."""
+    cards = list(cards_bottom_to_top)
+    for i, c in enumerate(cards):
+        s[town_at(value, i)] = c
+    s[TOWN_N + value] = len(cards)
+
+
+def trace_game(s0: np.ndarray, f0: np.ndarray, kinds: np.ndarray, params: np.ndarray, seed: int, game: int,
+               max_rows: int = 100_000) -> tuple[np.ndarray, np.ndarray]:
+    """Play one game with its trace: (events int64[n, 5] as (kind, player, a, b, c), final state array)."""
+    s = trace_game_nb(s0, f0, np.asarray(kinds, np.int64), np.asarray(params, np.float64), np.uint64(seed),
+                      int(game), max_rows)
+    n = int(s[M_TRACE])
+    if n > max_rows:
+        raise RuntimeError(f"trace overflow: {n} events, room for {max_rows}")
+    return s[TRACE:TRACE + 5 * n].reshape(n, 5).copy(), s

@@ -48,7 +48,9 @@ CAND = _region(NV)                            # candidates for a choice
 PEND = _region(PEND_ROWS * 3)                 # effects revealed together (effect, source, id)
 STACK = _region(STACK_ROWS * 3)               # pending effects; top = last row
 STREAMS = _region((2 + MAX_PLAYERS) * 2)      # [key, counter] for dice, shuffle, one per seat
-MISC = _region(4)                             # stack rows, trace rows, (unused), (unused)
+MISC = _region(8)                             # stack rows, trace rows, scripted dice/choices: count, next
+DICE_SCRIPT = _region(256)                    # scripted dice for rule tests (used while any are left)
+CHOICE_SCRIPT = _region(256)                  # scripted decisions for the "scripted" test strategy
 KINDS = _region(MAX_PLAYERS)                  # strategy kind per seat in this game (set before reset)
 # --- compiled rules (read only) --------------------------------------------------------------------------------
 OPT = _region(E.N_OPT)
@@ -75,6 +77,10 @@ F_SIZE = F_PARAMS + MAX_PLAYERS * N_PARAMS
 
 M_STACK = MISC + 0
 M_TRACE = MISC + 1
+M_DICE_N = MISC + 2
+M_DICE_I = MISC + 3
+M_CHOICE_N = MISC + 4
+M_CHOICE_I = MISC + 5
 
 
 

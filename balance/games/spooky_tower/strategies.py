@@ -20,16 +20,27 @@ from numba import njit
 
 from ...rng import flat_below_nb
 from . import enums as E
-from .layout import (BONUS_FX, BONUS_NFX, CAND, DIAL, KINDS, LEGAL, MAX_FX, OPT, SC, TOWN_N, feat_at, hand_n_at,
+from .layout import (CHOICE_SCRIPT, M_CHOICE_I, M_CHOICE_N, BONUS_FX, BONUS_NFX, CAND, DIAL, KINDS, LEGAL, MAX_FX, OPT, SC, TOWN_N, feat_at, hand_n_at,
                      param_at, pl_at, stream_at)
 
 RANDOM = 0
 GHOST_HUNTER = 1
 COLLECTOR = 2
 CLOCK_RUSHER = 3
+SCRIPTED = 9         # tests only: decisions read from the choice script (then reroll no, index 0, Park yes)
 
 TARGET_TAKE = 0
 TARGET_FLIP = 1
+
+
+@njit(cache=True, error_model="numpy")
+def scripted_nb(s, default):
+    """Next scripted decision, or `default` once the script is used up."""
+    i = s[M_CHOICE_I]
+    if i < s[M_CHOICE_N]:
+        s[M_CHOICE_I] = i + 1
+        return s[CHOICE_SCRIPT + i]
+    return default
 
 
 @njit(cache=True, error_model="numpy")
@@ -109,6 +120,8 @@ def wants_reroll_nb(s, f, p, n_legal):
     kind = s[KINDS + p]
     if kind == RANDOM:
         return False
+    if kind == SCRIPTED:
+        return scripted_nb(s, 0) == 1
     _, score = best_action_nb(s, f, p, n_legal)
     return score < f[param_at(p, 1 if kind == COLLECTOR else 2)]
 
@@ -118,6 +131,8 @@ def choose_action_nb(s, f, p, n_legal):
     """Index of the legal (action, value) row to play; uniform over distinct rows for the random strategy."""
     if s[KINDS + p] == RANDOM:
         return flat_below_nb(s, stream_at(2 + p), n_legal)
+    if s[KINDS + p] == SCRIPTED:
+        return scripted_nb(s, 0)
     i, _ = best_action_nb(s, f, p, n_legal)
     return i
 
@@ -128,6 +143,8 @@ def choose_target_nb(s, f, p, purpose, n_cand):
     kind = s[KINDS + p]
     if kind == RANDOM:
         return flat_below_nb(s, stream_at(2 + p), n_cand)
+    if kind == SCRIPTED:
+        return scripted_nb(s, 0)
     best = 0
     best_s = -1e300
     for i in range(n_cand):
@@ -154,6 +171,8 @@ def choose_victim_nb(s, f, p, n_cand):
     kind = s[KINDS + p]
     if kind == RANDOM:
         return flat_below_nb(s, stream_at(2 + p), n_cand)
+    if kind == SCRIPTED:
+        return scripted_nb(s, 0)
     if kind == GHOST_HUNTER and f[param_at(p, 3)] < 0.5:
         return 0
     best = 0
@@ -170,4 +189,6 @@ def choose_victim_nb(s, f, p, n_cand):
 @njit(cache=True, error_model="numpy")
 def wants_park_nb(s, f, p):
     """Go to the Park with the clues gained this turn? Every shipped strategy goes (a Park card is a ghost)."""
+    if s[KINDS + p] == SCRIPTED:
+        return scripted_nb(s, 1) == 1
     return True
