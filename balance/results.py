@@ -263,6 +263,27 @@ class Results:
                 parts.append(self.seat_test_line())
         return "\n".join(parts)
 
+    def speed_line(self) -> str:
+        """How long the run took and how fast the kernel played (compile and load time excluded)."""
+        t = self.meta.get("timing") or {}
+        gps = t.get("games_per_s")
+        speed = f"{gps:,.0f} games/s" if gps else "n/a games/s"
+        return (f"Played {self.tallies.games:,} games in {t.get('simulate_s', float('nan')):.2f} s of simulation "
+                f"({speed} on {t.get('threads', '?')} threads); compile/load {t.get('compile_s', float('nan')):.2f} s, "
+                f"wall {t.get('wall_s', float('nan')):.2f} s")
+
+    def target_line(self) -> str:
+        """Whether a --target-ci run reached its precision, and after how many games."""
+        m = self.meta
+        reached = "reached" if m.get("target_ci_reached") else "NOT reached (hit --max-games)"
+        return (f"Target 95% interval width {m['target_ci']:g}: {reached} after {self.tallies.games:,} games; "
+                f"widest seat interval now {self.ci_width_max():.4f}")
+
+    def ci_width_max(self) -> float:
+        """Widest 95% win-rate interval among the seats."""
+        seats = self.seats
+        return float((seats["ci_high"] - seats["ci_low"]).max())
+
     def to_dict(self) -> dict:
         """JSON-safe dict: meta, seat test, every table as a list of records, and the raw tallies."""
         rec = lambda df: json_safe(df.to_dict(orient="records"))  # noqa: E731

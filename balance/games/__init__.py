@@ -51,8 +51,10 @@ class GameSpec:
     counter_names: tuple[str, ...]          # per-item counters (e.g. taken, flipped, ghosts)
     item_name: str                          # what the counters are per (e.g. "value")
     item_labels: tuple[int, ...]            # labels of the counted items (e.g. Building values 1..12)
-    run_chunk: Callable[..., dict[str, Any]] = field(repr=False)
-    default_scenario: Callable[[], dict[str, Any]] = field(repr=False)
+    compile_scenario: Callable[[Any], Any] = field(repr=False)           # Scenario -> kernel inputs
+    run_chunk: Callable[..., dict[str, Any]] = field(repr=False)         # kernel inputs -> per-game outcome arrays
+    default_scenario: Callable[[], dict[str, Any]] = field(repr=False)   # the embedded default, as a dict
+    assumptions: Callable[[Any], list[tuple[str, str, str]]] = field(repr=False)  # (setting, value, reason) rows
 
 
 def registry() -> dict[str, GameSpec]:

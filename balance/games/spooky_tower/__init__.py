@@ -51,25 +51,18 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     s0, f0, kinds, params = compiled
     p = kinds.shape[0]
     out = {
-        "winner": np.empty(n_games, np.int64), "victory": np.empty(n_games, np.int64),
-        "turns": np.empty(n_games, np.int64), "rounds": np.empty(n_games, np.int64),
-        "seat_strategy": np.empty((n_games, p), np.int64),
-        "final": np.empty((n_games, p, E.N_PL), np.int64),
-        "counters": np.empty((n_games, p, E.N_VALUES, E.N_CNT), np.int64),
+        "game": np.arange(game0, game0 + n_games, dtype=np.int64),
+        "winner": np.empty(n_games, np.int8), "victory": np.empty(n_games, np.int8),
+        "turns": np.empty(n_games, np.int32), "rounds": np.empty(n_games, np.int32),
+        "seat_strategy": np.empty((n_games, p), np.int8),
+        "final": np.empty((n_games, p, E.N_PL), np.int16),
+        "counters": np.empty((n_games, p, E.N_VALUES - 1, E.N_CNT), np.int16),
         "draws": np.empty(n_games, np.int64),
     }
     simulate_nb(s0, f0, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, max(1, n_blocks),
                 out["winner"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"], out["final"],
                 out["counters"], out["draws"])
-    return {
-        "game": np.arange(game0, game0 + n_games, dtype=np.int64),
-        "winner": out["winner"].astype(np.int8), "victory": out["victory"].astype(np.int8),
-        "turns": out["turns"].astype(np.int32), "rounds": out["rounds"].astype(np.int32),
-        "seat_strategy": out["seat_strategy"].astype(np.int8),
-        "final": out["final"].astype(np.int16),
-        "counters": np.ascontiguousarray(out["counters"][:, :, 1:, :]).astype(np.int16),
-        "draws": out["draws"],
-    }
+    return out
 
 
 def default_scenario() -> dict:
@@ -78,10 +71,30 @@ def default_scenario() -> dict:
             "games": 100_000, "seed": 1, "turn_cap": 1000, "strategy": {"name": "random"}}
 
 
+def assumptions(scenario) -> list[tuple[str, str, str]]:
+    """The open-rule settings and component choices in force, each with its reason (docs/rules/spooky_tower.md)."""
+    rows = []
+    for name, field in type(scenario.rules).model_fields.items():
+        rows.append((f"rules.{name}", str(getattr(scenario.rules, name)), field.description or ""))
+    c = scenario.components
+    default = SpookyTowerComponents()
+    rows.append(("components.buildings",
+                 "public card list" if c.buildings == default.buildings else "scenario's own card list",
+                 "No rulebook lists the cards; the default is the Board Game Arena data "
+                 "(shared/games/spooky_tower_components.md)."))
+    worth = {b.value: b.ghost_worth for b in c.buildings if b.ghost_worth != 1}
+    rows.append(("components.buildings[].ghost_worth", str(worth or "all 1"),
+                 "The card list counts each value-12 ghost Photo as two ghosts."))
+    rows.append(("seat order", "seat 0 starts",
+                 "The rulebook starts with the player who most recently saw a ghost; use seat_rotation to "
+                 "separate strategy strength from seat."))
+    return rows
+
+
 SPEC = GameSpec(
     name="spooky_tower", title="Spooky Tower", min_players=2, max_players=E.MAX_PLAYERS,
     components_model=SpookyTowerComponents, rules_model=SpookyTowerRules, strategies=STRATEGIES,
     victory_names=E.VICTORY_NAMES, player_counter_names=E.PLAYER_COUNTER_NAMES, counter_names=E.COUNTER_NAMES,
-    item_name="value", item_labels=tuple(range(1, E.N_VALUES)), run_chunk=run_chunk,
-    default_scenario=default_scenario,
+    item_name="value", item_labels=tuple(range(1, E.N_VALUES)), compile_scenario=compile_scenario,
+    run_chunk=run_chunk, default_scenario=default_scenario, assumptions=assumptions,
 )

@@ -1,0 +1,32 @@
+# Two commands do all the set-up on a fresh machine that has only python3:
+#   make run    builds .venv, plays the embedded default scenario, prints its results and writes its report
+#   make test   builds .venv (with test extras) and runs the whole suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+# A fresh Numba cache for tests and CI, so a stale compiled kernel can never hide a change.
+TEST_CACHE ?= $(CURDIR)/.numba_cache/test-$(shell date +%s%N)
+
+.PHONY: run test bench clean venv
+
+$(BIN)/balance: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+venv: $(BIN)/balance
+
+run: $(BIN)/balance
+	$(BIN)/balance report -o reports/default
+
+test: $(BIN)/balance
+	rm -rf .numba_cache/test-*
+	NUMBA_CACHE_DIR=$(TEST_CACHE) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 --dist loadfile tests
+
+bench: $(BIN)/balance
+	$(BIN)/balance bench
+	$(BIN)/python benchmarks/bench_spooky.py
+
+clean:
+	rm -rf $(VENV) .numba_cache build *.egg-info

@@ -1,0 +1,4 @@
+"""`python -m balance` is the `balance` command."""
+from .cli import main
+
+main()

@@ -1,0 +1,31 @@
+"""The Python API for notebooks and scripts: ``simulate`` a scenario, get a :class:`~balance.results.Results`."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .results import Results
+from .runner import DEFAULT_CHUNK, RunOptions, run
+from .scenario import Scenario, load_scenario
+
+_RUN_KEYS = ("threads", "chunk_size", "keep_games", "target_ci", "max_games", "progress")
+
+
+def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: Any) -> Results:
+    """Simulate a scenario (a Scenario, a TOML path, a dict, or None for the embedded default).
+
+    Keyword arguments override scenario keys (``games``, ``players``, ``seed``, ``strategy``, ``seat_rotation``,
+    ...) or set how to run (``threads``, ``chunk_size``, ``keep_games``, ``target_ci``, ``max_games``,
+    ``progress``); run options never change a number in the results.
+
+    >>> r = simulate(games=2_000, seed=7)           # doctest: +SKIP
+    >>> r.seats                                     # doctest: +SKIP
+    """
+    run_kw = {k: overrides.pop(k) for k in list(overrides) if k in _RUN_KEYS and overrides[k] is not None}
+    run_kw.setdefault("chunk_size", DEFAULT_CHUNK)
+    if isinstance(scenario, Scenario):
+        if overrides:
+            scenario = load_scenario(scenario.to_dict(), **overrides)
+    else:
+        scenario = load_scenario(scenario, **overrides)
+    return run(scenario, RunOptions(**run_kw))

@@ -1,0 +1,92 @@
+"""Speed, measured in one run on the same seeds: the kernel against the reference engine and a no-rules floor.
+
+The floor kernel makes, per game, exactly as many random draws as the real kernel made for that game and applies no
+rules, so `kernel / floor` says how much the rules cost beyond the random numbers. Compile time is excluded (every
+path is warmed up first). Ratios in one process are what to compare on a noisy machine.
+"""
+from __future__ import annotations
+
+import os
+import platform
+import time
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from .runner import set_threads
+from .scenario import Scenario
+
+
+@dataclass
+class BenchResult:
+    scenario: str
+    players: int
+    lineup: list[str]
+    threads: int
+    games: int
+    kernel_gps: float
+    kernel_1t_gps: float
+    floor_gps: float
+    reference_games: int
+    reference_gps: float
+    machine: str
+
+    @property
+    def vs_reference(self) -> float:
+        return self.kernel_gps / self.reference_gps
+
+    @property
+    def vs_floor(self) -> float:
+        return self.floor_gps / self.kernel_gps
+
+    def to_text(self) -> str:
+        return "\n".join([
+            f"benchmark: {self.scenario}, {self.players} players, lineup {', '.join(self.lineup)}",
+            f"machine:   {self.machine}",
+            f"kernel     {self.kernel_gps:>14,.0f} games/s  ({self.threads} threads, {self.games:,} games)",
+            f"kernel     {self.kernel_1t_gps:>14,.0f} games/s  (1 thread)",
+            f"floor      {self.floor_gps:>14,.0f} games/s  (same draws per game, no rules)",
+            f"reference  {self.reference_gps:>14,.1f} games/s  (plain Python, {self.reference_games:,} games)",
+            f"kernel / reference = {self.vs_reference:,.0f}x    floor / kernel = {self.vs_floor:.1f}x",
+        ])
+
+
+def machine() -> str:
+    return (f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"numba {numba.__version__}, numpy {np.__version__}")
+
+
+def _kernel(spec, compiled, scenario, games, threads):
+    n_threads = set_threads(threads)
+    spec.run_chunk(compiled, seed=scenario.seed, rotate=scenario.seat_rotation, game0=0, n_games=100, n_blocks=2)
+    t = time.perf_counter()
+    out = spec.run_chunk(compiled, seed=scenario.seed, rotate=scenario.seat_rotation, game0=0, n_games=games,
+                         n_blocks=4 * n_threads)
+    return games / (time.perf_counter() - t), out, n_threads
+
+
+def benchmark(scenario: Scenario, games: int = 2_000_000, reference_games: int = 300,
+              threads: int | None = None) -> BenchResult:
+    """Measure the kernel (all threads and one), the floor and the reference engine on the same seeds."""
+    from .games.spooky_tower.kernel import floor_nb
+    from .games.spooky_tower.reference import play_scenario
+
+    spec = scenario.spec()
+    compiled = spec.compile_scenario(scenario)
+    kernel_gps, out, n_threads = _kernel(spec, compiled, scenario, games, threads)
+    kernel_1t, _, _ = _kernel(spec, compiled, scenario, max(games // 4, 1000), 1)
+    set_threads(n_threads)
+    draws = out["draws"]
+    sink = np.zeros(4 * n_threads, np.int64)
+    floor_nb(draws[:100], np.uint64(scenario.seed), 0, 2, sink)
+    t = time.perf_counter()
+    floor_nb(draws, np.uint64(scenario.seed), 0, 4 * n_threads, sink)
+    floor_gps = games / (time.perf_counter() - t)
+    play_scenario(scenario, scenario.seed, 0)
+    t = time.perf_counter()
+    for g in range(reference_games):
+        play_scenario(scenario, scenario.seed, g)
+    reference_gps = reference_games / (time.perf_counter() - t)
+    return BenchResult(scenario.name, scenario.players, [s.strategy for s in scenario.seats], n_threads, games,
+                       kernel_gps, kernel_1t, floor_gps, reference_games, reference_gps, machine())

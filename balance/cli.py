@@ -1,0 +1,159 @@
+"""The `balance` command line: parse, call the API, print. No statistics are computed here."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .scenario import ScenarioError, load_scenario
+
+SCENARIO_HELP = "Scenario TOML file; omit it for the embedded default (Spooky Tower, public card list)."
+
+
+def _fail(message: str, code: int = 2):
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _load(scenario, **overrides):
+    try:
+        return load_scenario(scenario, **overrides)
+    except ScenarioError as err:
+        _fail(str(err))
+
+
+def run_options(f):
+    """Options shared by `run` and `report`."""
+    opts = [
+        click.option("-n", "--games", type=click.IntRange(min=1), help="Games to play (default: the scenario's)."),
+        click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed (default: the scenario's)."),
+        click.option("--players", type=int, help="Number of players (default: the scenario's)."),
+        click.option("--strategy", help="Play this strategy in every seat, with its default parameters."),
+        click.option("--rotate/--no-rotate", "seat_rotation", default=None,
+                     help="Rotate the lineup through the seats (default: the scenario's)."),
+        click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores)."),
+        click.option("--chunk-size", type=click.IntRange(min=1), default=200_000, show_default=True,
+                     help="Games per chunk; does not change any result."),
+        click.option("--keep-games", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Keep up to this many per-game rows (saved with --out)."),
+        click.option("--target-ci", type=click.FloatRange(min=1e-5, max=1.0),
+                     help="Play until every seat's 95%% win-rate interval is at most this wide, e.g. 0.005."),
+        click.option("--max-games", type=click.IntRange(min=1), default=100_000_000, show_default=True,
+                     help="The most games --target-ci may play."),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return click.argument("scenario", required=False, type=click.Path(dir_okay=False))(f)
+
+
+def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, chunk_size, keep_games, target_ci,
+              max_games):
+    from .runner import RunOptions, run
+
+    sc = _load(scenario, games=games, seed=seed, players=players, seat_rotation=seat_rotation,
+               strategy={"name": strategy} if strategy else None)
+    return run(sc, RunOptions(threads=threads, chunk_size=chunk_size, keep_games=keep_games, target_ci=target_ci,
+                              max_games=max_games))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="balance")
+def main():
+    """Monte Carlo balance analysis for tabletop games: win rates, game lengths and card values, with their
+    uncertainty."""
+
+
+@main.command()
+@run_options
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write results.parquet and meta.json here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
+def run(scenario, out_dir, as_json, **kw):
+    """Play a scenario's games and print seat win rates, victory kinds, lengths and card values."""
+    results = _simulate(scenario, **kw)
+    if out_dir:
+        results.save(out_dir)
+    if as_json:
+        click.echo(json.dumps(results.to_dict(), indent=2))
+        return
+    click.echo(results.summary())
+    click.echo(results.speed_line())
+    if results.meta.get("target_ci"):
+        click.echo(results.target_line())
+    if out_dir:
+        click.echo(f"results written to {out_dir}/")
+
+
+@main.command()
+@run_options
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
+              help="Report folder (default: reports/<scenario name>).")
+def report(scenario, out_dir, **kw):
+    """Play a scenario and write an HTML report, a Markdown summary and PNG plots."""
+    from .report import write_report
+
+    results = _simulate(scenario, **kw)
+    if out_dir is None:
+        stem = Path(scenario).stem if scenario else "default"
+        out_dir = Path("reports") / stem
+    index = write_report(results, out_dir, [tuple(a) for a in results.meta.get("assumptions", [])])
+    click.echo(results.summary())
+    click.echo(results.speed_line())
+    click.echo(f"report: {index}")
+
+
+@main.command()
+@click.argument("scenario", required=False, type=click.Path(dir_okay=False))
+def show(scenario):
+    """Print the scenario resolved in full: every default filled in, exactly what would run."""
+    click.echo(_load(scenario).to_toml(), nl=False)
+
+
+@main.command()
+@click.argument("scenario", required=False, type=click.Path(dir_okay=False))
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed (default: the scenario's).")
+@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True, help="Game index within the run.")
+@click.option("--players", type=int, help="Number of players (default: the scenario's).")
+@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,
+              help="Readable English, or one JSON event per line.")
+def replay(scenario, seed, game, players, fmt):
+    """Narrate one game, move by move, as the kernel and the reference engine both play it."""
+    from .games.spooky_tower.narrate import narrate_jsonl, narrate_text, replay as replay_game
+
+    sc = _load(scenario, seed=seed, players=players)
+    played = replay_game(sc, sc.seed, game)
+    if fmt == "jsonl":
+        for line in narrate_jsonl(played):
+            click.echo(line)
+    else:
+        click.echo(narrate_text(played))
+
+
+@main.command()
+@click.argument("scenario", required=False, type=click.Path(dir_okay=False))
+@click.option("-n", "--games", type=click.IntRange(min=1000), default=2_000_000, show_default=True,
+              help="Games for the kernel and the floor.")
+@click.option("--reference-games", type=click.IntRange(min=10), default=300, show_default=True,
+              help="Games for the (slow) reference engine.")
+@click.option("--players", type=int, help="Number of players (default: the scenario's).")
+@click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+def bench(scenario, games, reference_games, players, threads):
+    """Measure kernel games per second against the reference engine and a no-rules floor, on the same seeds."""
+    from .bench import benchmark
+
+    sc = _load(scenario, players=players)
+    click.echo(benchmark(sc, games=games, reference_games=reference_games, threads=threads).to_text())
+
+
+@main.command()
+def games():
+    """List the games and their strategies with every parameter and default."""
+    from .games import registry
+
+    for spec in registry().values():
+        click.echo(f"{spec.name}: {spec.title}, {spec.min_players}-{spec.max_players} players")
+        for st in spec.strategies.values():
+            click.echo(f"  {st.name}: {st.doc}")
+            for p in st.params:
+                click.echo(f"      {p.name} = {p.default:g}  [{p.low:g}, {p.high:g}]  {p.doc}")

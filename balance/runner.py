@@ -1,0 +1,107 @@
+"""Run a scenario's games in chunks on this machine's threads and stream them into the statistics.
+
+Each chunk is a contiguous range of global game indices; every game draws only from its own (seed, game) random
+streams, so the numbers do not depend on the chunk size or the thread count. Aggregation keeps integer tallies,
+never a row per game (except the first ``keep_games``), so memory stays flat however many games run.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+import numba
+
+from .results import Results, package_version
+from .scenario import Scenario
+from .stats.aggregate import Aggregator
+
+DEFAULT_CHUNK = 200_000
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to run (not what to run): none of these changes a number in the results."""
+
+    threads: int | None = None        # default: every core Numba sees
+    chunk_size: int = DEFAULT_CHUNK
+    keep_games: int = 0
+    target_ci: float | None = None    # play on until every seat's 95% win-rate interval is at most this wide
+    max_games: int = 100_000_000      # the most --target-ci may play
+    progress: bool | None = None      # default: only on an interactive terminal, never under CI
+
+
+def show_progress(requested: bool | None) -> bool:
+    if requested is not None:
+        return requested
+    return sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def set_threads(threads: int | None) -> int:
+    """Use `threads` Numba threads (capped at what Numba was started with); returns the number in use."""
+    available = numba.config.NUMBA_NUM_THREADS
+    n = available if threads is None else max(1, min(int(threads), available))
+    numba.set_num_threads(n)
+    return n
+
+
+def next_chunk(agg: Aggregator, played: int, options: RunOptions) -> int:
+    """Games in the next chunk. With a target precision: 10,000 first, then about what the interval width says is
+    still missing (width shrinks as 1/sqrt(games)), so a run stops close to the target rather than a chunk past it."""
+    if options.target_ci is None:
+        return options.chunk_size
+    if played == 0:
+        return min(options.chunk_size, 10_000)
+    width = agg.ci_width_max()
+    needed = int(played * (width / options.target_ci) ** 2 * 1.02) - played
+    return max(1_000, min(options.chunk_size, needed))
+
+
+def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
+    """Play the scenario's games (or, with a target precision, as many as it takes) and aggregate them."""
+    spec = scenario.spec()
+    threads = set_threads(options.threads)
+    lineup = [seat.strategy for seat in scenario.seats]
+    agg = Aggregator(spec, lineup, scenario.turn_cap, keep_games=options.keep_games)
+    t0 = time.perf_counter()
+    compiled = spec.compile_scenario(scenario)
+    spec.run_chunk(compiled, seed=scenario.seed, rotate=scenario.seat_rotation, game0=0, n_games=1, n_blocks=1)
+    compile_s = time.perf_counter() - t0
+
+    target = scenario.games if options.target_ci is None else options.max_games
+    bar = None
+    if show_progress(options.progress):
+        from tqdm import tqdm
+        bar = tqdm(total=None if options.target_ci else target, unit="games", unit_scale=True, file=sys.stderr,
+                   desc=scenario.name[:40])
+    played = 0
+    sim_s = 0.0
+    try:
+        while played < target:
+            n = min(next_chunk(agg, played, options), target - played)
+            t = time.perf_counter()
+            chunk = spec.run_chunk(compiled, seed=scenario.seed, rotate=scenario.seat_rotation, game0=played,
+                                   n_games=n, n_blocks=max(4 * threads, 1))
+            sim_s += time.perf_counter() - t
+            agg.update(chunk)
+            played += n
+            if bar is not None:
+                bar.update(n)
+                if options.target_ci:
+                    bar.set_postfix(ci_width=f"{agg.ci_width_max():.4f}")
+            if options.target_ci is not None and agg.ci_width_max() <= options.target_ci:
+                break
+    finally:
+        if bar is not None:
+            bar.close()
+    wall = time.perf_counter() - t0
+    timing = {"compile_s": round(compile_s, 3), "simulate_s": round(sim_s, 3), "wall_s": round(wall, 3),
+              "games_per_s": round(played / sim_s) if sim_s > 0 else None, "threads": threads}
+    return agg.finalize(
+        scenario=scenario.to_dict(), scenario_toml=scenario.to_toml(), seed=scenario.seed, timing=timing,
+        games_played=played, turn_cap=scenario.turn_cap, scenario_hash=scenario.hash(),
+        package_version=package_version(), target_ci=options.target_ci,
+        target_ci_reached=(agg.ci_width_max() <= options.target_ci) if options.target_ci else None,
+        assumptions=[list(a) for a in spec.assumptions(scenario)],
+    )
