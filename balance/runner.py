@@ -47,12 +47,12 @@ def set_threads(threads: int | None) -> int:
 
 
 def next_chunk(agg: Aggregator, played: int, options: RunOptions) -> int:
-    """Games in the next chunk. With a target precision: 10,000 first, then about what the interval width says is
+    """Games in the next chunk. With a target precision: 1,000 first, then about what the interval width says is
     still missing (width shrinks as 1/sqrt(games)), so a run stops close to the target rather than a chunk past it."""
     if options.target_ci is None:
         return options.chunk_size
     if played == 0:
-        return min(options.chunk_size, 10_000)
+        return min(options.chunk_size, 1_000)
     width = agg.ci_width_max()
     needed = int(played * (width / options.target_ci) ** 2 * 1.02) - played
     return max(1_000, min(options.chunk_size, needed))

@@ -1,0 +1,268 @@
+"""Narration of one Spooky Tower game: readable English, or JSON lines (schema in ``docs/trace.md``).
+
+The game told is a reference-engine game (:mod:`.reference`). :func:`replay` plays it and also has the kernel play
+the same seed, and refuses to narrate a game the two engines disagree on.
+"""
+from __future__ import annotations
+
+import json
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from . import enums as E
+from .reference import CardBook, ReferenceGame, Snapshot, play_scenario, scenario_lineup
+
+KIND_NAMES = {0: "random", 1: "ghost_hunter", 2: "collector", 3: "clock_rusher", 9: "scripted"}
+
+
+def _fx(code: int) -> str:
+    return E.EFFECT_NAMES[code] if 0 <= code < E.N_EFFECTS else f"effect#{code}"
+
+
+def _fx_list(codes: Sequence[int]) -> list[str]:
+    return [_fx(c) for c in codes]
+
+
+def event_fields(row: Sequence[int], book: CardBook | None = None) -> dict:
+    """The named fields of one event row ``(kind, player, a, b, c)`` (everything but "type", "turn", "player").
+
+    With a :class:`CardBook`, reveal and Grimoire events also list the card's printed effects.
+    """
+    kind, _, a, b, c = (int(x) for x in row)
+    if kind == E.EV_TURN:
+        return {"round": b, "extra": bool(c)}
+    if kind in (E.EV_ROLL, E.EV_REROLL):
+        return {"dice": [a, b]}
+    if kind == E.EV_TAKE:
+        return {"value": a, "card": b, "by_effect": bool(c)}
+    if kind == E.EV_FLIP:
+        return {"value": a, "cards": b, "by_effect": bool(c)}
+    if kind == E.EV_REVEAL:
+        out = {"card": a, "value": b}
+        if book is not None:
+            out["photo"] = _fx_list(book.photo[a])
+        return out
+    if kind == E.EV_EFFECT:
+        return {"effect": _fx(a), "source": E.SOURCE_NAMES[b], "source_id": c}
+    if kind == E.EV_CLOCK:
+        return {"position": a, "dial_effect": _fx(b)}
+    if kind == E.EV_GRIMOIRE:
+        out = {"card": a, "n_effects": b}
+        if book is not None:
+            out["effects"] = _fx_list(book.grimoire[a])
+        return out
+    if kind == E.EV_GHOST:
+        return {"captured": a}
+    if kind == E.EV_CLUE:
+        return {"clues": a}
+    if kind == E.EV_PET:
+        return {"victim": None if a < 0 else a}
+    if kind == E.EV_FRAGMENT:
+        return {"fragments": a}
+    if kind == E.EV_PARK:
+        return {"park_card": a, "requirement": b}
+    if kind == E.EV_LOST:
+        return {"effect": _fx(a)}
+    if kind == E.EV_STUCK:
+        return {"clock_moves": bool(a)}
+    if kind == E.EV_WIN:
+        return {"victory": E.VICTORY_NAMES[a]}
+    if kind == E.EV_CAP:
+        return {"turns": a}
+    return {}          # token, extra_turn, park_skip: the type says it all
+
+
+def describe_event(row: Sequence[int], book: CardBook | None = None) -> str:
+    """One event decoded by name, e.g. ``effect(player=1, effect='clock', source='photo', source_id=15)``."""
+    kind = int(row[0])
+    name = E.EVENT_NAMES[kind] if 0 <= kind < len(E.EVENT_NAMES) else f"event#{kind}"
+    fields = ", ".join(f"{k}={v!r}" for k, v in event_fields(row, book).items()) if name[0] != "e" or kind == \
+        E.EV_EFFECT or kind == E.EV_EXTRA else ""
+    return f"{name}(player={int(row[1])}{', ' if fields else ''}{fields})"
+
+
+# --- JSON lines ----------------------------------------------------------------------------------------------------
+
+def snapshot_record(snap: Snapshot) -> dict:
+    """A snapshot as its JSON object (see docs/trace.md)."""
+    return {
+        "type": "snapshot", "turn": snap.turn,
+        "players": [{"seat": p, "cards": {str(v): list(cards) for v, cards in enumerate(seat.cards) if cards},
+                     "ghosts": seat.ghosts, "pets": seat.pets, "fragments": seat.fragments, "clues": seat.clues,
+                     "token": seat.token} for p, seat in enumerate(snap.seats)],
+        "town": {str(v): n for v, n in enumerate(snap.town) if v > 0},
+        "clock": snap.clock, "grimoire_left": snap.grimoire_left, "park_left": snap.park_left,
+        "pets_left": snap.pets_left, "fragments_left": snap.fragments_left,
+    }
+
+
+def records(game: ReferenceGame) -> Iterator[dict]:
+    """The game as JSON-ready dicts: a "game" header, every event, and a snapshot after each turn."""
+    yield {"type": "game", "seed": game.seed, "game": game.game, "players": game.n_players,
+           "strategies": [KIND_NAMES.get(k, f"kind{k}") for k in game.kinds]}
+    turn = 0
+    for row in game.events:
+        kind, player = int(row[0]), int(row[1])
+        if kind in (E.EV_TURN, E.EV_CAP) and turn > 0:
+            yield snapshot_record(game.snapshots[turn - 1])
+        if kind == E.EV_TURN:
+            turn = int(row[2])
+        yield {"type": E.EVENT_NAMES[kind], "turn": turn, "player": None if player < 0 else player,
+               **event_fields(row, game.book)}
+    if turn > 0 and (not game.events or game.events[-1][0] != E.EV_CAP):
+        yield snapshot_record(game.snapshots[turn - 1])
+
+
+def narrate_jsonl(game: ReferenceGame) -> Iterator[str]:
+    """The game as JSON lines: one object per line, no newline characters (schema in docs/trace.md)."""
+    for rec in records(game):
+        yield json.dumps(rec, separators=(",", ":"))
+
+
+# --- English -------------------------------------------------------------------------------------------------------
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _source(book: CardBook, src: int, sid: int) -> str:
+    if src == E.SRC_BONUS:
+        return f"bonus of card {sid} (Building {book.value[sid]})"
+    if src == E.SRC_PHOTO:
+        return f"Photo of card {sid} (Building {book.value[sid]})"
+    if src == E.SRC_DIAL:
+        return f"dial step {sid}"
+    if src == E.SRC_GRIMOIRE:
+        return f"Grimoire card {sid}"
+    return "no legal action"
+
+
+def _snapshot_line(snap: Snapshot, names: Sequence[str]) -> str:
+    seats = []
+    for name, seat in zip(names, snap.seats):
+        held = [f"{v}x{len(c)}" if len(c) > 1 else str(v) for v, c in enumerate(seat.cards) if c]
+        seats.append(f"{name}: cards [{' '.join(held)}], {seat.ghosts}+{seat.pets} ghosts+pets, "
+                     f"{seat.fragments} frag, {seat.clues} clue{'' if seat.clues == 1 else 's'}, "
+                     f"token {'up' if seat.token else 'down'}")
+    town = " ".join(str(n) for n in snap.town[1:])
+    return (f"  = {' | '.join(seats)} || town [{town}], clock {snap.clock}, grimoire {snap.grimoire_left}, "
+            f"park {snap.park_left}, pets {snap.pets_left}, fragments {snap.fragments_left}")
+
+
+def _line(row, book: CardBook, names: Sequence[str]) -> str:
+    kind, p, a, b, c = (int(x) for x in row)
+    if kind == E.EV_TURN:
+        return f"Turn {a} (round {b}{', extra turn' if c else ''}): {names[p]}"
+    if kind == E.EV_ROLL:
+        return f"  rolls {a} and {b}"
+    if kind == E.EV_REROLL:
+        return f"  turns the Reroll token down and rerolls: {a} and {b}"
+    if kind == E.EV_TAKE:
+        return f"  takes card {b} from Building {a}" + (" (by an effect)" if c else "")
+    if kind == E.EV_FLIP:
+        return f"  flips {_plural(b, 'card')} of Building {a}" + (" (by an effect)" if c else "")
+    if kind == E.EV_REVEAL:
+        shows = ", ".join(_fx_list(book.photo[a])) or "nothing"
+        return f"    card {a} (Building {b}) shows: {shows}"
+    if kind == E.EV_EFFECT:
+        return f"  * {_fx(a)}, from the {_source(book, b, c)}"
+    if kind == E.EV_CLOCK:
+        return f"    the clock hand moves to {a}; the dial shows {_fx(b)}"
+    if kind == E.EV_GRIMOIRE:
+        return f"    reveals Grimoire card {a}: {', '.join(_fx_list(book.grimoire[a])) or 'nothing'}"
+    if kind == E.EV_GHOST:
+        return f"    captures {_plural(a, 'ghost')}"
+    if kind == E.EV_CLUE:
+        return f"    gains a clue ({a} held)"
+    if kind == E.EV_PET:
+        return "    takes a Ghost Pet from the centre" if a < 0 else f"    steals a Ghost Pet from {names[a]}"
+    if kind == E.EV_FRAGMENT:
+        return f"    takes an Amulet fragment ({a} held)"
+    if kind == E.EV_TOKEN:
+        return "    the Reroll token is available again"
+    if kind == E.EV_EXTRA:
+        return "    earns an extra turn"
+    if kind == E.EV_PARK:
+        return f"  goes to the Park: takes Park card {a} (needs {_plural(b, 'clue')}), a ghost"
+    if kind == E.EV_PARK_SKIP:
+        return "  gained clues but does not go to the Park"
+    if kind == E.EV_LOST:
+        return f"    the {_fx(a)} effect cannot be applied: lost"
+    if kind == E.EV_STUCK:
+        return "  no legal action: the clock moves" if a else "  no legal action, keeps the token: turn passes"
+    if kind == E.EV_WIN:
+        return f"  {names[p]} WINS by {E.VICTORY_NAMES[a]}!"
+    if kind == E.EV_CAP:
+        return f"Turn cap reached after {a} turns: the game is unfinished."
+    return f"  {describe_event(row, book)}"
+
+
+def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str:
+    """The whole game in readable English, a compact snapshot line after each turn. `names`: one per seat."""
+    names = list(names) if names is not None else [f"Seat {p}" for p in range(game.n_players)]
+    if len(names) != game.n_players:
+        raise ValueError(f"{len(names)} names for {game.n_players} players")
+    seats = ", ".join(f"{n} ({KIND_NAMES.get(k, f'kind {k}')})" for n, k in zip(names, game.kinds))
+    lines = [f"Spooky Tower, seed {game.seed}, game {game.game}: {seats}"]
+    turn = 0
+    for row in game.events:
+        if row[0] in (E.EV_TURN, E.EV_CAP) and turn > 0:
+            lines.append(_snapshot_line(game.snapshots[turn - 1], names))
+        if row[0] == E.EV_TURN:
+            turn = row[2]
+        lines.append(_line(row, game.book, names))
+    if turn > 0 and (not game.events or game.events[-1][0] != E.EV_CAP):
+        lines.append(_snapshot_line(game.snapshots[turn - 1], names))
+    if game.winner >= 0:
+        lines.append(f"{names[game.winner]} won by {E.VICTORY_NAMES[game.victory]} after {game.turns} turns "
+                     f"({game.rounds} rounds).")
+    return "\n".join(lines) + "\n"
+
+
+# --- replay: the reference game, checked against the kernel --------------------------------------------------------
+
+def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) -> str | None:
+    """Where a kernel trace (``kernel.trace_game``'s events and final state) departs from a reference game: the
+    first differing event, or the first differing final count; None when they agree."""
+    from .layout import CNT, PL, SC
+
+    kernel_events = [tuple(int(x) for x in row) for row in events]
+    for i, (k, r) in enumerate(zip(kernel_events, game.events)):
+        if k != tuple(r):
+            return (f"event {i} differs: kernel {describe_event(k, game.book)}, "
+                    f"reference {describe_event(r, game.book)}")
+    if len(kernel_events) != len(game.events):
+        n = min(len(kernel_events), len(game.events))
+        extra = kernel_events[n:] or game.events[n:]
+        who = "kernel" if len(kernel_events) > n else "reference"
+        return (f"event counts differ: kernel {len(kernel_events)}, reference {len(game.events)}; "
+                f"event {n} only in the {who}: {describe_event(extra[0], game.book)}")
+    n = game.n_players
+    final = s[PL:PL + n * E.N_PL].reshape(n, E.N_PL)
+    if not np.array_equal(final, game.final):
+        return f"final player counters differ: kernel {final.tolist()}, reference {game.final.tolist()}"
+    scalars = s[SC:SC + E.N_SC]
+    if not np.array_equal(scalars, game.scalars):
+        return f"final shared scalars differ: kernel {scalars.tolist()}, reference {game.scalars.tolist()}"
+    counters = s[CNT:CNT + n * E.N_VALUES * E.N_CNT].reshape(n, E.N_VALUES, E.N_CNT)
+    if not np.array_equal(counters, game.counters):
+        return "final per-value counters differ"
+    return None
+
+
+def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
+    """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
+    against the kernel's trace of the same game; raises RuntimeError if the two engines disagree."""
+    from . import compile_scenario
+    from .kernel import trace_game
+
+    seed = scenario.seed if seed is None else int(seed)
+    ref = play_scenario(scenario, seed=seed, game=game)
+    s0, f0, _, _ = compile_scenario(scenario)
+    kinds, params = scenario_lineup(scenario, game)
+    events, s = trace_game(s0, f0, kinds, params, seed, game)
+    problem = kernel_disagreement(ref, events, s)
+    if problem:
+        raise RuntimeError(f"kernel and reference engine disagree on seed {seed}, game {game}: {problem}")
+    return ref

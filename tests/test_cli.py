@@ -1,0 +1,135 @@
+"""The `balance` command end to end through click's CliRunner: output, exit codes, files written."""
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from balance.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIO = str(ROOT / "scenarios" / "spooky_tower.toml")
+
+
+@pytest.fixture()
+def cli():
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return invoke
+
+
+@pytest.mark.parametrize("cmd", [[], ["run"], ["report"], ["show"], ["replay"], ["bench"], ["games"]])
+def test_help_on_every_command(cli, cmd):
+    res = cli(*cmd, "--help")
+    assert res.exit_code == 0
+    assert "Usage:" in res.output
+
+
+def test_run_prints_every_table_and_speed(cli):
+    res = cli("run", SCENARIO, "-n", 3000, "--seed", 5)
+    assert res.exit_code == 0, res.output
+    out = res.output
+    for needle in ("Seats", "Seat equality", "Victory kinds", "ghosts", "amulet", "unfinished", "turns", "rounds",
+                   "games/s", "3,000 games"):
+        assert needle in out, needle
+
+
+def test_run_json_and_out_dir(cli, tmp_path):
+    res = cli("run", "-n", 2000, "--players", 2, "--json", "--out", tmp_path / "res", "--keep-games", 50)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert len(data["seats"]) == 2
+    assert sum(s["wins"] for s in data["seats"]) + data["victories"][0]["games"] == 2000
+    meta = json.loads((tmp_path / "res" / "meta.json").read_text())
+    assert meta["games_played"] == 2000 and meta["seed"] == 1 and len(meta["scenario_hash"]) == 64
+    assert meta["scenario"]["players"] == 2
+    assert (tmp_path / "res" / "results.parquet").stat().st_size > 0
+
+
+def test_run_is_reproducible_across_threads_and_chunks(cli):
+    a = json.loads(cli("run", "-n", 5000, "--json", "--threads", 1, "--chunk-size", 777).output)
+    b = json.loads(cli("run", "-n", 5000, "--json", "--threads", 2, "--chunk-size", 5000).output)
+    for key in ("seats", "victories", "lengths", "cards"):
+        assert a[key] == b[key]
+
+
+def test_target_ci_stops_at_the_requested_precision(cli):
+    res = json.loads(cli("run", "--target-ci", 0.03, "--json").output)
+    widths = [s["ci_high"] - s["ci_low"] for s in res["seats"]]
+    assert max(widths) <= 0.03
+    assert res["meta"]["target_ci_reached"] is True
+    # and not wildly more games than needed: the widest interval is close to the target
+    assert max(widths) > 0.025
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["run", "--players", 5], "players"),
+    (["run", "missing.toml"], "missing.toml: file not found"),
+    (["run", "--strategy", "nonsense"], "nonsense"),
+    (["show", "missing.toml"], "file not found"),
+])
+def test_bad_input_is_one_clear_line_and_exit_2(cli, args, needle):
+    res = cli(*args)
+    assert res.exit_code == 2
+    assert needle in res.output
+    assert "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1
+
+
+def test_bad_scenario_file_names_file_key_value(cli, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "spooky_tower"\nplayers = 3\n[rules]\nflip_scope = "pile"\n')
+    res = cli("run", bad)
+    assert res.exit_code == 2
+    line = res.output.strip()
+    assert "bad.toml" in line and "rules.flip_scope" in line and "pile" in line and "card" in line
+
+
+def test_show_prints_the_resolved_scenario(cli):
+    res = cli("show", SCENARIO)
+    assert res.exit_code == 0
+    assert "[components]" in res.output and "effect_order" in res.output and "ghost_worth" in res.output
+
+
+class _Tables(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tables = 0
+        self.images = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.tables += tag == "table"
+        self.images += tag == "img" and any(v and v.startswith("data:image/png") for _, v in attrs)
+
+
+def test_report_writes_a_complete_folder(cli, tmp_path):
+    out = tmp_path / "rep"
+    res = cli("report", "-n", 2000, "-o", out)
+    assert res.exit_code == 0, res.output
+    assert f"report: {out / 'index.html'}" in res.output
+    parser = _Tables()
+    parser.feed((out / "index.html").read_text())
+    assert parser.tables >= 5 and parser.images == 5
+    assert "flip_scope" in (out / "index.html").read_text()
+    for png in ("seats", "lengths", "victories", "cards", "win_rate_by_length"):
+        assert (out / f"{png}.png").stat().st_size > 0
+    assert "| seat" in (out / "summary.md").read_text().lower() or "seat" in (out / "summary.md").read_text()
+
+
+def test_bad_input_leaves_no_report(cli, tmp_path):
+    out = tmp_path / "rep"
+    res = cli("report", "--players", 9, "-o", out)
+    assert res.exit_code == 2
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_games_lists_strategies(cli):
+    res = cli("games")
+    assert res.exit_code == 0
+    for name in ("random", "ghost_hunter", "collector", "clock_rusher", "flip_min_ev"):
+        assert name in res.output
