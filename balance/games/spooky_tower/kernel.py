@@ -431,6 +431,8 @@ def play_turn_nb(s, f, p, extra):
     if s[SC + E.SC_CLUE_GAINED] > 0:
         if S.wants_park_nb(s, f, p):
             go_to_park_nb(s, p)
+            if s[SC + E.SC_WINNER] >= 0:    # a Park ghost won: the game ends at once, no extra turn is earned
+                return
         else:
             emit_nb(s, E.EV_PARK_SKIP, p, 0, 0, 0)
     gained = s[SC + E.SC_EXTRA_GAINED]

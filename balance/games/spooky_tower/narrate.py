@@ -77,8 +77,7 @@ def describe_event(row: Sequence[int], book: CardBook | None = None) -> str:
     """One event decoded by name, e.g. ``effect(player=1, effect='clock', source='photo', source_id=15)``."""
     kind = int(row[0])
     name = E.EVENT_NAMES[kind] if 0 <= kind < len(E.EVENT_NAMES) else f"event#{kind}"
-    fields = ", ".join(f"{k}={v!r}" for k, v in event_fields(row, book).items()) if name[0] != "e" or kind == \
-        E.EV_EFFECT or kind == E.EV_EXTRA else ""
+    fields = ", ".join(f"{k}={v!r}" for k, v in event_fields(row, book).items())
     return f"{name}(player={int(row[1])}{', ' if fields else ''}{fields})"
 
 
@@ -184,7 +183,7 @@ def _line(row, book: CardBook, names: Sequence[str]) -> str:
     if kind == E.EV_EXTRA:
         return "    earns an extra turn"
     if kind == E.EV_PARK:
-        return f"  goes to the Park: takes Park card {a} (needs {_plural(b, 'clue')}), a ghost"
+        return f"  goes to the Park: takes Park card {a} (needs {_plural(b, 'clue')})"
     if kind == E.EV_PARK_SKIP:
         return "  gained clues but does not go to the Park"
     if kind == E.EV_LOST:
@@ -217,7 +216,7 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
     if game.winner >= 0:
         lines.append(f"{names[game.winner]} won by {E.VICTORY_NAMES[game.victory]} after {game.turns} turns "
                      f"({game.rounds} rounds).")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines)
 
 
 # --- replay: the reference game, checked against the kernel --------------------------------------------------------

@@ -27,7 +27,7 @@ RANDOM = 0
 GHOST_HUNTER = 1
 COLLECTOR = 2
 CLOCK_RUSHER = 3
-SCRIPTED = 9         # tests only: decisions read from the choice script (then reroll no, index 0, Park yes)
+SCRIPTED = 9         # tests only: decisions read from the choice script (then: reroll only when stuck, index 0, Park yes)
 
 TARGET_TAKE = 0
 TARGET_FLIP = 1
@@ -114,14 +114,18 @@ def best_action_nb(s, f, p, n_legal):
 
 @njit(cache=True, error_model="numpy")
 def wants_reroll_nb(s, f, p, n_legal):
-    """Spend the available Reroll token on this roll? Every strategy rerolls when nothing is legal."""
+    """Spend the available Reroll token on this roll? Every strategy rerolls when nothing is legal.
+
+    The scripted (test) strategy is asked even then, so that tests can decline and reach the ``stuck_with_token``
+    rule option; once its script is used up it answers like the others.
+    """
+    kind = s[KINDS + p]
+    if kind == SCRIPTED:
+        return scripted_nb(s, 1 if n_legal == 0 else 0) == 1
     if n_legal == 0:
         return True
-    kind = s[KINDS + p]
     if kind == RANDOM:
         return False
-    if kind == SCRIPTED:
-        return scripted_nb(s, 0) == 1
     _, score = best_action_nb(s, f, p, n_legal)
     return score < f[param_at(p, 1 if kind == COLLECTOR else 2)]
 
