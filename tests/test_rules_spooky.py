@@ -335,7 +335,7 @@ def test_take_8_or_less_takes_a_chosen_value_and_applies_its_bonus():
     t = Table()
     t.set_pl(0, E.PL_TOKEN, 0)
     t.give(0, t.card(6, 3))                         # take 8- only
-    ev = t.turn(dice=(1, 5), choices=(4, 3))        # take 1, 5, 6, flip 6; candidates 1..8, index 3 = value 4
+    ev = t.turn(dice=(1, 5), choices=(3, 3))        # take 1, 5, 6, flip 6; candidates 1..8, index 3 = value 4
     (take,) = only(ev, E.EV_TAKE)
     assert (take[2], take[4]) == (4, 1)             # value 4, by an effect
     assert len(t.hand(0, 4)) == 1 and t.pl(0, E.PL_TOKEN) == 1
