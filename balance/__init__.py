@@ -5,8 +5,12 @@ registry :mod:`balance.games`.
 """
 from __future__ import annotations
 
-from . import games
-from .api import simulate
+from ._cache import configure as _configure_cache
+
+_configure_cache()  # before anything imports numba
+
+from . import games  # noqa: E402
+from .api import simulate  # noqa: E402
 from .scenario import Scenario, ScenarioError, load_scenario
 
 __version__ = "0.1.0"

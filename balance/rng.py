@@ -34,7 +34,7 @@ PURPOSE_STRATEGY = 2
 MASK64 = (1 << 64) - 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def mix64_nb(z):
     """SplitMix64 finaliser: a bijective 64-bit mixer."""
     z = (z ^ (z >> _S30)) * _M1
@@ -113,7 +113,7 @@ def flat_init_nb(s, off, seed, game, purpose):
     s[off + 1] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def flat_below_nb(s, off, n):
     """Uniform integer in [0, n) from the stream at s[off:off+2]; same numbers as :func:`below_nb`."""
     c = s[off + 1] + 1

@@ -30,12 +30,12 @@ DICE = 0
 SHUFFLE = 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def opt_nb(s, k):
     return s[OPT + k]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def emit_nb(s, kind, player, a, b, c):
     """Record one trace event when `s` carries a trace region (the count goes on, so overflow is visible)."""
     if s.shape[0] == TRACE:
@@ -93,13 +93,13 @@ def reset_nb(s, seed, game):
         s[GRIM + j] = t
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def roll_nb(s):
     """1. Roll Dice: two six-sided dice from the game's dice stream (or the test script while it lasts)."""
     return die_nb(s), die_nb(s)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def die_nb(s):
     i = s[M_DICE_I]
     if i < s[M_DICE_N]:
@@ -108,7 +108,7 @@ def die_nb(s):
     return flat_below_nb(s, stream_at(DICE), 6) + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def legal_actions_nb(s, p, d1, d2):
     """2. Take a Card or Flip Your Cards: distinct (action, value) pairs for a single die or the sum.
 
@@ -131,7 +131,7 @@ def legal_actions_nb(s, p, d1, d2):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def reveal_nb(s, n, fx_base, nfx, src, sid):
     """Append the effects of one card (its `nfx` codes at s[fx_base:]) to the revealed list; returns its size."""
     for i in range(nfx):
@@ -143,7 +143,7 @@ def reveal_nb(s, n, fx_base, nfx, src, sid):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def push_revealed_nb(s, n):
     """Push the `n` revealed effects so that they pop in resolution order.
 
@@ -151,7 +151,10 @@ def push_revealed_nb(s, n):
     the order they were taken.
     """
     top = s[M_STACK]
+    printed = s[OPT + E.OPT_EFFECT_ORDER] == E.ORDER_PRINTED
     for pr in range(2, -1, -1):
+        if printed and pr != 1:     # one priority class: a single pass does
+            continue
         for i in range(n - 1, -1, -1):
             r = PEND + 3 * i
             if s[PRIORITY + s[r]] == pr:
@@ -163,7 +166,7 @@ def push_revealed_nb(s, n):
     s[M_STACK] = top
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def take_card_nb(s, p, v, by_effect):
     """Take a card: the top card of value v's Town stack goes Building side up beside the House; its bonus follows."""
     n = s[TOWN_N + v] - 1
@@ -200,7 +203,7 @@ def flip_cards_nb(s, p, v, n_flip, by_effect):
     push_revealed_nb(s, n)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def check_win_nb(s, p):
     """End of the Game: 5 ghosts (pets included) or 3 Amulet fragments win at once."""
     if s[pl_at(p, E.PL_GHOSTS)] + s[pl_at(p, E.PL_PETS)] >= s[OPT + E.OPT_GHOSTS_TO_WIN]:
@@ -214,7 +217,7 @@ def check_win_nb(s, p):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def ghost_worth_nb(s, src, sid):
     """Ghosts one ghost effect captures: a Photo's Building setting, the Grimoire setting, else one."""
     if src == E.SRC_PHOTO:
@@ -280,14 +283,15 @@ def pet_effect_nb(s, f, p):
     emit_nb(s, E.EV_PET, p, q, 0, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def clock_step_nb(s, p, top):
     """Clock hand: one step clockwise; the dial effect of the new position goes on the stack at row `top`."""
     n_dial = s[OPT + E.OPT_N_DIAL]
     step = s[SC + E.SC_CLOCK] + 1          # dial step 1..n_dial; step n_dial is midnight
     fx = s[DIAL + step - 1]
-    s[SC + E.SC_CLOCK] = step % n_dial
-    emit_nb(s, E.EV_CLOCK, p, step % n_dial, fx, 0)
+    pos = 0 if step == n_dial else step
+    s[SC + E.SC_CLOCK] = pos
+    emit_nb(s, E.EV_CLOCK, p, pos, fx, 0)
     t = stack_at(top)
     s[t] = fx
     s[t + 1] = E.SRC_DIAL
@@ -466,7 +470,7 @@ def play_on_nb(s, f):
             s[SC + E.SC_EXTRA] -= 1
             extra = 1
         else:
-            p = (p + 1) % n_players
+            p = p + 1 if p + 1 < n_players else 0
             extra = 0
 
 

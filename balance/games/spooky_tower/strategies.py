@@ -33,7 +33,7 @@ TARGET_TAKE = 0
 TARGET_FLIP = 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def scripted_nb(s, default):
     """Next scripted decision, or `default` once the script is used up."""
     i = s[M_CHOICE_I]
@@ -55,7 +55,7 @@ def ghost_value_nb(f, v):
 @njit(cache=True, error_model="numpy")
 def clock_value_nb(s, fragment_weight, ghost_weight):
     """Worth of one clock step now: what the next dial step gives."""
-    nxt = s[DIAL + s[SC + E.SC_CLOCK] % s[OPT + E.OPT_N_DIAL]]
+    nxt = s[DIAL + s[SC + E.SC_CLOCK]]    # the hand is at 0..n_dial-1; the next step's effect is at that index
     if nxt == E.FX_FRAGMENT:
         return fragment_weight
     if nxt == E.FX_PET or nxt == E.FX_GHOST:
@@ -112,7 +112,7 @@ def best_action_nb(s, f, p, n_legal):
     return best, best_s
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def wants_reroll_nb(s, f, p, n_legal):
     """Spend the available Reroll token on this roll? Every strategy rerolls when nothing is legal.
 
@@ -130,7 +130,7 @@ def wants_reroll_nb(s, f, p, n_legal):
     return score < f[param_at(p, 1 if kind == COLLECTOR else 2)]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def choose_action_nb(s, f, p, n_legal):
     """Index of the legal (action, value) row to play; uniform over distinct rows for the random strategy."""
     if s[KINDS + p] == RANDOM:
@@ -190,7 +190,7 @@ def choose_victim_nb(s, f, p, n_cand):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def wants_park_nb(s, f, p):
     """Go to the Park with the clues gained this turn? Every shipped strategy goes (a Park card is a ghost)."""
     if s[KINDS + p] == SCRIPTED:
