@@ -223,8 +223,14 @@ class Results:
         tot = t.item_totals.astype(np.float64)
         df = pd.DataFrame({t.item_name: list(t.item_labels)})
         with np.errstate(divide="ignore", invalid="ignore"):
+            wins = int(t.seat_wins.sum())
+            others = int(t.seat_games.sum()) - wins
+            won = t.item_totals_won.astype(np.float64)
             for c, name in enumerate(t.counter_names):
                 df[f"{name}_per_game"] = tot[:, c] / t.games
+            for c, name in enumerate(t.counter_names):   # the same counters split by whether the seat won
+                df[f"{name}_per_winner"] = won[:, c] / wins if wins else np.nan
+                df[f"{name}_per_other_seat"] = (tot[:, c] - won[:, c]) / others if others else np.nan
             for c in range(t.used_counter + 1, len(t.counter_names)):
                 df[f"{t.counter_names[c]}_per_{u}"] = np.where(tot[:, t.used_counter] > 0,
                                                                tot[:, c] / tot[:, t.used_counter], np.nan)

@@ -161,6 +161,12 @@ def check_cards_against_pandas(cards: pd.DataFrame, seats: pd.DataFrame):
     for name in SPEC.counter_names:
         assert np.array_equal(cards[f"{name}_per_game"].to_numpy(), (totals[name] / n).to_numpy()), name
     assert np.allclose(cards.ghosts_per_flipped.to_numpy(), (totals.ghosts / totals.flipped).to_numpy(), rtol=1e-15)
+    split = long.groupby(["item", "won"])[list(SPEC.counter_names)].sum().unstack("won")
+    wins, others = int(seats.won.sum()), int((~seats.won.astype(bool)).sum())
+    for name in SPEC.counter_names:
+        assert np.array_equal(cards[f"{name}_per_winner"].to_numpy(), (split[(name, 1)] / wins).to_numpy()), name
+        assert np.array_equal(cards[f"{name}_per_other_seat"].to_numpy(),
+                              (split[(name, 0)] / others).to_numpy()), name
     long["used"] = long.flipped > 0
     g = long.groupby(["item", "used"]).won.agg(["size", "sum"]).unstack("used")
     assert cards.flipped_players.tolist() == g[("size", True)].tolist()

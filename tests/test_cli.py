@@ -133,3 +133,58 @@ def test_games_lists_strategies(cli):
     assert res.exit_code == 0
     for name in ("random", "ghost_hunter", "collector", "clock_rusher", "flip_min_ev"):
         assert name in res.output
+
+
+def test_replay_text_narrates_one_game(cli):
+    res = cli("replay", SCENARIO, "--seed", 3)
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "Turn 1 (round 1): Seat 0" in out and "rolls" in out
+    assert "wins" in out.lower()
+
+
+def test_replay_jsonl_is_one_event_per_line_with_snapshots(cli):
+    res = cli("replay", "--seed", 3, "--players", 4, "--format", "jsonl")
+    assert res.exit_code == 0, res.output
+    records = [json.loads(line) for line in res.output.splitlines()]
+    types = {r["type"] for r in records}
+    assert {"roll", "take", "snapshot", "win"} <= types
+    snap = next(r for r in records if r["type"] == "snapshot")
+    assert len(snap["players"]) == 4
+
+
+def test_replay_is_reproducible(cli):
+    assert cli("replay", "--seed", 9).output == cli("replay", "--seed", 9).output
+    assert cli("replay", "--seed", 9).output != cli("replay", "--seed", 10).output
+
+
+# Every error class of scenario validation, through the CLI: one line naming file, key, value and what is allowed.
+BAD_SCENARIOS = {
+    "unknown_key": ('game = "spooky_tower"\nplayer = 3\n', ["player"]),
+    "unknown_rules_key": ('game = "spooky_tower"\n[rules]\nflip_scop = "card"\n', ["rules.flip_scop"]),
+    "wrong_type": ('game = "spooky_tower"\nplayers = "three"\n', ["players", "three"]),
+    "five_players": ('game = "spooky_tower"\nplayers = 5\n', ["players", "5", "2 to 4"]),
+    "negative_count": ('game = "spooky_tower"\n[components]\nghost_pets = -1\n', ["components.ghost_pets", "-1"]),
+    "empty_dial": ('game = "spooky_tower"\n[components]\nclock_dial = []\n', ["components.clock_dial"]),
+    "unreachable_win": ('game = "spooky_tower"\n[components]\nghosts_to_win = 99\n',
+                        ["components.ghosts_to_win", "99"]),
+    "unknown_strategy": ('game = "spooky_tower"\nstrategy = { name = "cheater" }\n', ["strategy", "cheater"]),
+    "bad_param": ('game = "spooky_tower"\nstrategy = { name = "collector", stack_target = 0.0 }\n',
+                  ["stack_target", "0.0"]),
+    "syntax": ('game = "spooky_tower\n', ["TOML"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SCENARIOS))
+def test_every_validation_error_class_through_the_cli(cli, tmp_path, case):
+    text, needles = BAD_SCENARIOS[case]
+    path = tmp_path / f"{case}.toml"
+    path.write_text(text)
+    res = cli("run", path, "-n", 10, "--out", tmp_path / "out")
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.output
+    assert f"{case}.toml" in lines[0]
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    assert not (tmp_path / "out").exists()

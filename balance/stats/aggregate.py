@@ -28,7 +28,7 @@ from .intervals import wilson
 
 _ARRAYS = ("seat_games", "seat_finished", "seat_wins", "seat_slot_games", "slot_games", "slot_wins",
            "victory_games", "turns_hist", "rounds_hist", "seat_wins_by_turns", "seat_wins_by_rounds",
-           "item_totals", "used_pairs", "used_wins", "unused_pairs", "unused_wins")
+           "item_totals", "item_totals_won", "used_pairs", "used_wins", "unused_pairs", "unused_wins")
 _LENGTH_AXIS = {"turns_hist": 1, "rounds_hist": 1, "seat_wins_by_turns": 0, "seat_wins_by_rounds": 0}
 
 
@@ -64,6 +64,7 @@ class Tallies:
     seat_wins_by_turns: np.ndarray  # [L, P]
     seat_wins_by_rounds: np.ndarray  # [L, P]
     item_totals: np.ndarray         # [I, C] counter totals over all games and seats
+    item_totals_won: np.ndarray     # [I, C] ... of the winning seat only
     used_pairs: np.ndarray          # [I] (game, seat) pairs that used the item
     used_wins: np.ndarray           # [I] ... of which the seat won
     unused_pairs: np.ndarray        # [I]
@@ -85,7 +86,7 @@ class Tallies:
             used_counter=int(used_counter), games=0,
             seat_games=z(P), seat_finished=z(P), seat_wins=z(P), seat_slot_games=z(P, P), slot_games=z(P),
             slot_wins=z(P), victory_games=z(V), turns_hist=z(V, L), rounds_hist=z(V, L),
-            seat_wins_by_turns=z(L, P), seat_wins_by_rounds=z(L, P), item_totals=z(I, C),
+            seat_wins_by_turns=z(L, P), seat_wins_by_rounds=z(L, P), item_totals=z(I, C), item_totals_won=z(I, C),
             used_pairs=z(I), used_wins=z(I), unused_pairs=z(I), unused_wins=z(I))
 
     @property
@@ -179,6 +180,7 @@ class Aggregator:
         t.seat_wins_by_rounds += np.bincount(rounds[won] * P + w_seat, minlength=L * P).reshape(L, P)
 
         t.item_totals += counters.sum(axis=(0, 1), dtype=np.int64)
+        t.item_totals_won += counters[w_games, w_seat].sum(axis=0, dtype=np.int64)
         used = counters[:, :, :, t.used_counter] > 0                       # [G, P, I]
         is_winner = (seats[None, :] == winner[:, None])[:, :, None]         # [G, P, 1]
         t.used_pairs += used.sum(axis=(0, 1))
