@@ -14,7 +14,7 @@ import json
 import numpy as np
 import pytest
 
-from balance.games.spooky_tower import STRATEGIES, compile_scenario, run_chunk
+from balance.games.spooky_tower import STRATEGIES, run_chunk
 from balance.games.spooky_tower import enums as E
 from balance.games.spooky_tower import kernel as K
 from balance.games.spooky_tower import layout as L

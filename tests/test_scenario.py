@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pydantic import ValidationError
 
 from balance.games import get_game
 from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules, rulebook_buildings
@@ -297,5 +298,5 @@ def test_not_utf8_is_a_syntax_error(tmp_path):
 
 def test_scenario_is_frozen():
     s = load_scenario(None)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         s.players = 4

@@ -30,6 +30,15 @@ def _check_card(effects: list[str]) -> list[str]:
     return effects
 
 
+def _check_cards(cards: list[list[str]], limit: int, what: str) -> list[list[str]]:
+    """At most `limit` cards, each within the effects a card may hold (the kernel's fixed array sizes)."""
+    if len(cards) > limit:
+        raise ValueError(f"at most {limit} {what}, got {len(cards)}")
+    for card in cards:
+        _check_card(card)
+    return cards
+
+
 class Building(_Strict):
     """One Building (all cards of one value)."""
 
@@ -40,12 +49,8 @@ class Building(_Strict):
 
     @field_validator("photos")
     @classmethod
-    def _at_most_40_cards(cls, v):
-        if len(v) > L.MAX_PER_VALUE:
-            raise ValueError(f"a Building holds at most {L.MAX_PER_VALUE} cards, got {len(v)}")
-        for photo in v:
-            _check_card(photo)
-        return v
+    def _photos(cls, v):
+        return _check_cards(v, L.MAX_PER_VALUE, "cards in a Building")
 
     @field_validator("bonus")
     @classmethod
@@ -109,8 +114,8 @@ class SpookyTowerComponents(_Strict):
     @field_validator("clock_dial")
     @classmethod
     def _dial(cls, v):
-        if not 1 <= len(v) <= 24:
-            raise ValueError(f"the dial needs 1 to 24 steps, got {len(v)}")
+        if not 1 <= len(v) <= L.MAX_DIAL:
+            raise ValueError(f"the dial needs 1 to {L.MAX_DIAL} steps, got {len(v)}")
         if "clock" in v:
             raise ValueError("a dial step cannot move the clock again (it would never stop)")
         return v
@@ -118,18 +123,14 @@ class SpookyTowerComponents(_Strict):
     @field_validator("park_requirements")
     @classmethod
     def _park(cls, v):
-        if len(v) > 20 or any(r < 1 or r > 50 for r in v):
-            raise ValueError(f"at most 20 Park cards, each needing 1 to 50 clues, got {v}")
+        if len(v) > L.MAX_PARK or any(r < 1 or r > 50 for r in v):
+            raise ValueError(f"at most {L.MAX_PARK} Park cards, each needing 1 to 50 clues, got {v}")
         return v
 
     @field_validator("grimoire")
     @classmethod
     def _grimoire(cls, v):
-        if len(v) > L.MAX_GRIMOIRE:
-            raise ValueError(f"at most {L.MAX_GRIMOIRE} Grimoire cards, got {len(v)}")
-        for card in v:
-            _check_card(card)
-        return v
+        return _check_cards(v, L.MAX_GRIMOIRE, "Grimoire cards")
 
     @model_validator(mode="after")
     def _town_and_thresholds(self):

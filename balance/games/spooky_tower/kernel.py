@@ -31,11 +31,6 @@ SHUFFLE = 1
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def opt_nb(s, k):
-    return s[OPT + k]
-
-
-@njit(cache=True, error_model="numpy", inline="always")
 def emit_nb(s, kind, player, a, b, c):
     """Record one trace event when `s` carries a trace region (the count goes on, so overflow is visible)."""
     if s.shape[0] == TRACE:

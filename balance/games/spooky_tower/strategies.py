@@ -20,7 +20,7 @@ from numba import njit
 
 from ...rng import flat_below_nb
 from . import enums as E
-from .layout import (CHOICE_SCRIPT, M_CHOICE_I, M_CHOICE_N, BONUS_FX, BONUS_NFX, CAND, DIAL, KINDS, LEGAL, MAX_FX, OPT, SC, TOWN_N, feat_at, hand_n_at,
+from .layout import (CHOICE_SCRIPT, M_CHOICE_I, M_CHOICE_N, BONUS_FX, BONUS_NFX, CAND, DIAL, KINDS, LEGAL, MAX_FX, SC, TOWN_N, feat_at, hand_n_at,
                      param_at, pl_at, stream_at)
 
 RANDOM = 0
