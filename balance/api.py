@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from .results import Results
-from .runner import DEFAULT_CHUNK, RunOptions, run
+from .runner import RunOptions, run
 from .scenario import Scenario, load_scenario
 
 _RUN_KEYS = ("threads", "chunk_size", "keep_games", "target_ci", "max_games", "progress")
@@ -22,7 +22,6 @@ def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: 
     >>> r.seats                                     # doctest: +SKIP
     """
     run_kw = {k: overrides.pop(k) for k in list(overrides) if k in _RUN_KEYS and overrides[k] is not None}
-    run_kw.setdefault("chunk_size", DEFAULT_CHUNK)
     if isinstance(scenario, Scenario):
         if overrides:
             scenario = load_scenario(scenario.to_dict(), **overrides)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .runner import set_threads
+from .runner import play_chunk, set_threads
 from .scenario import Scenario
 
 
@@ -59,10 +59,9 @@ def machine() -> str:
 
 def _kernel(spec, compiled, scenario, games, threads):
     n_threads = set_threads(threads)
-    spec.run_chunk(compiled, seed=scenario.seed, rotate=scenario.seat_rotation, game0=0, n_games=100, n_blocks=2)
+    play_chunk(spec, compiled, scenario, 0, 100, n_threads)
     t = time.perf_counter()
-    out = spec.run_chunk(compiled, seed=scenario.seed, rotate=scenario.seat_rotation, game0=0, n_games=games,
-                         n_blocks=4 * n_threads)
+    out = play_chunk(spec, compiled, scenario, 0, games, n_threads)
     return games / (time.perf_counter() - t), out, n_threads
 
 

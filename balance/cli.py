@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from .runner import DEFAULT_CHUNK
 from .scenario import ScenarioError, load_scenario
 
 SCENARIO_HELP = "Scenario TOML file; omit it for the embedded default (Spooky Tower, public card list)."
@@ -34,7 +35,7 @@ def run_options(f):
         click.option("--rotate/--no-rotate", "seat_rotation", default=None,
                      help="Rotate the lineup through the seats (default: the scenario's)."),
         click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores)."),
-        click.option("--chunk-size", type=click.IntRange(min=1), default=200_000, show_default=True,
+        click.option("--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True,
                      help="Games per chunk; does not change any result."),
         click.option("--keep-games", type=click.IntRange(min=0), default=0, show_default=True,
                      help="Keep up to this many per-game rows (saved with --out)."),

@@ -46,6 +46,12 @@ def set_threads(threads: int | None) -> int:
     return n
 
 
+def play_chunk(spec, compiled, scenario: Scenario, game0: int, n_games: int, threads: int) -> dict:
+    """Play games game0 .. game0+n_games-1 of the scenario; four blocks per thread keep both cores busy."""
+    return spec.run_chunk(compiled, seed=scenario.seed, rotate=scenario.seat_rotation, game0=game0, n_games=n_games,
+                          n_blocks=4 * threads)
+
+
 def next_chunk(agg: Aggregator, played: int, options: RunOptions) -> int:
     """Games in the next chunk. With a target precision: 1,000 first, then about what the interval width says is
     still missing (width shrinks as 1/sqrt(games)), so a run stops close to the target rather than a chunk past it."""
@@ -66,7 +72,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
     agg = Aggregator(spec, lineup, scenario.turn_cap, keep_games=options.keep_games)
     t0 = time.perf_counter()
     compiled = spec.compile_scenario(scenario)
-    spec.run_chunk(compiled, seed=scenario.seed, rotate=scenario.seat_rotation, game0=0, n_games=1, n_blocks=1)
+    play_chunk(spec, compiled, scenario, 0, 1, threads)     # compiles or loads the kernel
     compile_s = time.perf_counter() - t0
 
     target = scenario.games if options.target_ci is None else options.max_games
@@ -81,8 +87,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         while played < target:
             n = min(next_chunk(agg, played, options), target - played)
             t = time.perf_counter()
-            chunk = spec.run_chunk(compiled, seed=scenario.seed, rotate=scenario.seat_rotation, game0=played,
-                                   n_games=n, n_blocks=max(4 * threads, 1))
+            chunk = play_chunk(spec, compiled, scenario, played, n, threads)
             sim_s += time.perf_counter() - t
             agg.update(chunk)
             played += n
