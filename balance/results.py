@@ -287,8 +287,7 @@ class Results:
 
     def ci_width_max(self) -> float:
         """Widest 95% win-rate interval among the seats."""
-        seats = self.seats
-        return float((seats["ci_high"] - seats["ci_low"]).max())
+        return self.tallies.ci_width_max()
 
     def to_dict(self) -> dict:
         """JSON-safe dict: meta, seat test, every table as a list of records, and the raw tallies."""

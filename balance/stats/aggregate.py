@@ -102,6 +102,13 @@ class Tallies:
                 pad[axis] = (0, n - a.shape[axis])
                 setattr(self, name, np.pad(a, pad))
 
+    def ci_width_max(self, z: float | None = None) -> float:
+        """Width of the widest 95% Wilson interval among the seats' win rates (inf before any game)."""
+        if self.games == 0:
+            return float("inf")
+        lo, hi = wilson(self.seat_wins, self.seat_games) if z is None else wilson(self.seat_wins, self.seat_games, z)
+        return float(np.max(hi - lo))
+
     def to_dict(self) -> dict:
         """JSON-safe dict (lists of ints); :meth:`from_dict` inverts it."""
         out = {}
@@ -236,11 +243,7 @@ class Aggregator:
 
     def ci_width_max(self, z: float | None = None) -> float:
         """Width of the widest 95% Wilson interval among the seats' win rates so far (inf before any game)."""
-        t = self.tallies
-        if t.games == 0:
-            return float("inf")
-        lo, hi = wilson(t.seat_wins, t.seat_games) if z is None else wilson(t.seat_wins, t.seat_games, z)
-        return float(np.max(hi - lo))
+        return self.tallies.ci_width_max(z)
 
     def finalize(self, *, scenario: dict | None = None, scenario_toml: str | None = None, seed: int | None = None,
                  timing: dict | None = None, **meta: Any):
