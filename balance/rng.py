@@ -15,7 +15,8 @@ checks that both give the same numbers.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ._jit import rules_jit, rules_jit_inline
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -34,7 +35,7 @@ PURPOSE_STRATEGY = 2
 MASK64 = (1 << 64) - 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def mix64_nb(z):
     """SplitMix64 finaliser: a bijective 64-bit mixer."""
     z = (z ^ (z >> _S30)) * _M1
@@ -42,7 +43,7 @@ def mix64_nb(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def stream_key_nb(seed, game, purpose):
     """Key of the stream for (seed, game index, purpose)."""
     k = mix64_nb(np.uint64(seed) + GOLDEN)
@@ -50,21 +51,21 @@ def stream_key_nb(seed, game, purpose):
     return mix64_nb(k ^ (np.uint64(purpose) * GOLDEN + _ONE))
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def stream_init_nb(stream, seed, game, purpose):
     """Point ``stream`` (uint64[2]) at the start of the (seed, game, purpose) stream."""
     stream[0] = stream_key_nb(seed, game, purpose)
     stream[1] = np.uint64(0)
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def next_u64_nb(stream):
     """Next 64-bit word of the stream; advances its counter."""
     stream[1] += _ONE
     return mix64_nb(stream[0] + stream[1] * GOLDEN)
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def below_nb(stream, n):
     """Uniform integer in [0, n) (multiply-shift on the top 32 bits; bias below 3e-9 for n <= 12)."""
     return np.int64(((next_u64_nb(stream) >> _S32) * np.uint64(n)) >> _S32)
@@ -106,14 +107,14 @@ class PyStream:
 # Streams stored inside a flat int64 state array (two words at `off`: key, counter), for kernels that pass one
 # array around. int64 <-> uint64 casts reinterpret the bits, so these are the same streams as above.
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def flat_init_nb(s, off, seed, game, purpose):
     """Point the stream at s[off:off+2] at the start of the (seed, game, purpose) stream."""
     s[off] = np.int64(stream_key_nb(seed, game, purpose))
     s[off + 1] = 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def flat_below_nb(s, off, n):
     """Uniform integer in [0, n) from the stream at s[off:off+2]; same numbers as :func:`below_nb`."""
     c = s[off + 1] + 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..._jit import rules_jit, rules_jit_inline
 from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb
 from . import enums as E
 from . import strategies as S
@@ -30,7 +31,7 @@ DICE = 0
 SHUFFLE = 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def emit_nb(s, kind, player, a, b, c):
     """Record one trace event when `s` carries a trace region (the count goes on, so overflow is visible)."""
     if s.shape[0] == TRACE:
@@ -46,7 +47,7 @@ def emit_nb(s, kind, player, a, b, c):
     s[M_TRACE] = n + 1
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def reset_nb(s, seed, game):
     """Setup: shuffle each Building's stack, then the Grimoire; pets and fragments in the centre; tokens
     available; clock at midnight."""
@@ -88,13 +89,13 @@ def reset_nb(s, seed, game):
         s[GRIM + j] = t
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def roll_nb(s):
     """1. Roll Dice: two six-sided dice from the game's dice stream (or the test script while it lasts)."""
     return die_nb(s), die_nb(s)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def die_nb(s):
     i = s[M_DICE_I]
     if i < s[M_DICE_N]:
@@ -103,30 +104,35 @@ def die_nb(s):
     return flat_below_nb(s, stream_at(DICE), 6) + 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
+def offer_nb(s, n, act, v, ok):
+    """Write (act, v) as legal row n and count it when `ok`; written either way, so the caller does not branch."""
+    s[LEGAL + 2 * n] = act
+    s[LEGAL + 2 * n + 1] = v
+    return n + ok
+
+
+@rules_jit_inline
 def legal_actions_nb(s, p, d1, d2):
     """2. Take a Card or Flip Your Cards: distinct (action, value) pairs for a single die or the sum.
 
     Takes come first, then flips, each by ascending value. A take needs a card left in that Town stack; a flip needs
-    at least one card of that value held.
+    at least one card of that value held. (Rows are written unconditionally and counted by `ok`: the checks are
+    coin flips to a branch predictor.)
     """
     a = min(d1, d2)
     b = max(d1, d2)
-    n = 0
-    for act in range(2):
-        for k in range(3):
-            v = a if k == 0 else (b if k == 1 else d1 + d2)
-            if k == 1 and b == a:
-                continue
-            ok = s[TOWN_N + v] > 0 if act == E.ACT_TAKE else s[hand_n_at(p, v)] > 0
-            if ok:
-                s[LEGAL + 2 * n] = act
-                s[LEGAL + 2 * n + 1] = v
-                n += 1
-    return n
+    c = d1 + d2
+    two = b != a
+    n = offer_nb(s, 0, E.ACT_TAKE, a, s[TOWN_N + a] > 0)
+    n = offer_nb(s, n, E.ACT_TAKE, b, two and s[TOWN_N + b] > 0)
+    n = offer_nb(s, n, E.ACT_TAKE, c, s[TOWN_N + c] > 0)
+    n = offer_nb(s, n, E.ACT_FLIP, a, s[hand_n_at(p, a)] > 0)
+    n = offer_nb(s, n, E.ACT_FLIP, b, two and s[hand_n_at(p, b)] > 0)
+    return offer_nb(s, n, E.ACT_FLIP, c, s[hand_n_at(p, c)] > 0)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def reveal_nb(s, n, fx_base, nfx, src, sid):
     """Append the effects of one card (its `nfx` codes at s[fx_base:]) to the revealed list; returns its size."""
     for i in range(nfx):
@@ -138,7 +144,7 @@ def reveal_nb(s, n, fx_base, nfx, src, sid):
     return n
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def push_revealed_nb(s, n):
     """Push the `n` revealed effects so that they pop in resolution order.
 
@@ -146,10 +152,17 @@ def push_revealed_nb(s, n):
     the order they were taken.
     """
     top = s[M_STACK]
-    printed = s[OPT + E.OPT_EFFECT_ORDER] == E.ORDER_PRINTED
+    if s[OPT + E.OPT_EFFECT_ORDER] == E.ORDER_PRINTED:    # one priority class: reverse the list
+        for i in range(n - 1, -1, -1):
+            r = PEND + 3 * i
+            t = stack_at(top)
+            s[t] = s[r]
+            s[t + 1] = s[r + 1]
+            s[t + 2] = s[r + 2]
+            top += 1
+        s[M_STACK] = top
+        return
     for pr in range(2, -1, -1):
-        if printed and pr != 1:     # one priority class: a single pass does
-            continue
         for i in range(n - 1, -1, -1):
             r = PEND + 3 * i
             if s[PRIORITY + s[r]] == pr:
@@ -161,7 +174,7 @@ def push_revealed_nb(s, n):
     s[M_STACK] = top
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def take_card_nb(s, p, v, by_effect):
     """Take a card: the top card of value v's Town stack goes Building side up beside the House; its bonus follows."""
     n = s[TOWN_N + v] - 1
@@ -177,7 +190,7 @@ def take_card_nb(s, p, v, by_effect):
     push_revealed_nb(s, reveal_nb(s, 0, BONUS_FX + v * MAX_FX, s[BONUS_NFX + v], E.SRC_BONUS, c))
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit_inline
 def flip_cards_nb(s, p, v, n_flip, by_effect):
     """Flip your cards: the last `n_flip` cards taken of value v turn Photo side up; their effects are revealed.
 
@@ -198,7 +211,7 @@ def flip_cards_nb(s, p, v, n_flip, by_effect):
     push_revealed_nb(s, n)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def check_win_nb(s, p):
     """End of the Game: 5 ghosts (pets included) or 3 Amulet fragments win at once."""
     if s[pl_at(p, E.PL_GHOSTS)] + s[pl_at(p, E.PL_PETS)] >= s[OPT + E.OPT_GHOSTS_TO_WIN]:
@@ -212,7 +225,7 @@ def check_win_nb(s, p):
     return True
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def ghost_worth_nb(s, src, sid):
     """Ghosts one ghost effect captures: a Photo's Building setting, the Grimoire setting, else one."""
     if src == E.SRC_PHOTO:
@@ -222,7 +235,7 @@ def ghost_worth_nb(s, src, sid):
     return 1
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def take_effect_nb(s, f, p, fx):
     """Effects 'Building value 8 or less' and 'Any Building': take a card of a value the player chooses."""
     hi = 8 if fx == E.FX_TAKE_8MINUS else E.N_VALUES - 1
@@ -238,7 +251,7 @@ def take_effect_nb(s, f, p, fx):
     take_card_nb(s, p, s[CAND + i], 1)
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def flip_effect_nb(s, f, p, fx):
     """Effects 'Flip Building value 8 or less / 9 or more': flip one of your cards of a value you choose."""
     lo = 1 if fx == E.FX_FLIP_8MINUS else 9
@@ -256,7 +269,7 @@ def flip_effect_nb(s, f, p, fx):
     flip_cards_nb(s, p, v, n_flip, 1)
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def pet_effect_nb(s, f, p):
     """Ghost Pet: take one from the centre; if none is left, steal one from a player of your choice."""
     if s[SC + E.SC_PETS_CENTER] > 0:
@@ -278,7 +291,7 @@ def pet_effect_nb(s, f, p):
     emit_nb(s, E.EV_PET, p, q, 0, 0)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def clock_step_nb(s, p, top):
     """Clock hand: one step clockwise; the dial effect of the new position goes on the stack at row `top`."""
     n_dial = s[OPT + E.OPT_N_DIAL]
@@ -294,7 +307,7 @@ def clock_step_nb(s, p, top):
     s[M_STACK] = top + 1
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def grimoire_nb(s, p):
     """Grimoire: reveal the top card and apply its effects; an empty deck loses the effect."""
     top = s[SC + E.SC_GRIM_TOP]
@@ -307,7 +320,7 @@ def grimoire_nb(s, p):
     push_revealed_nb(s, reveal_nb(s, 0, GRIM_FX + g * MAX_FX, s[GRIM_NFX + g], E.SRC_GRIMOIRE, g))
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit_inline
 def resolve_nb(s, f, p):
     """Description of Effects: resolve pending effects depth first until none is left or the game is won."""
     while s[M_STACK] > 0:
@@ -357,7 +370,7 @@ def resolve_nb(s, f, p):
             return
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def clock_penalty_nb(s, f, p):
     """No legal action: the clock hand moves one step and its effect applies."""
     t = stack_at(0)
@@ -368,7 +381,7 @@ def clock_penalty_nb(s, f, p):
     resolve_nb(s, f, p)
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def go_to_park_nb(s, p):
     """Go to the Park: take Park cards in stack order while the clues cover the top card; the rest stay."""
     clues = pl_at(p, E.PL_CLUES)
@@ -385,7 +398,7 @@ def go_to_park_nb(s, p):
             return
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def play_turn_nb(s, f, p, extra):
     """One turn of seat p: roll (maybe reroll), take or flip (or the clock penalty), the Park, extra turns."""
     s[SC + E.SC_TURN] += 1
@@ -440,14 +453,14 @@ def play_turn_nb(s, f, p, extra):
     s[SC + E.SC_EXTRA] += gained
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def play_game_nb(s, f, seed, game):
     """Deal game `game` of run `seed` and play it to the end."""
     reset_nb(s, seed, game)
     play_on_nb(s, f)
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def play_on_nb(s, f):
     """Gameplay Overview: seat 0 starts, turns go clockwise, extra turns first, until a win or the turn cap."""
     n_players = s[OPT + E.OPT_N_PLAYERS]
@@ -469,7 +482,7 @@ def play_on_nb(s, f):
             extra = 0
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, game, slots):
     """Seat s plays lineup slot (s + game) mod P when seats rotate, slot s otherwise."""
     n = lineup_kinds.shape[0]
@@ -481,7 +494,7 @@ def seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, game, slots):
             f[param_at(seat, j)] = lineup_params[k, j]
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def draws_nb(s, n_players):
     """Random numbers this game consumed, all streams together."""
     total = 0

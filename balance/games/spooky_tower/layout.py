@@ -7,7 +7,7 @@ constants. Index helpers (``hand_n_at`` ...) keep the kernel readable.
 """
 from __future__ import annotations
 
-from numba import njit
+from ..._jit import rules_jit
 
 from . import enums as E
 
@@ -84,46 +84,46 @@ M_CHOICE_I = MISC + 5
 
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def pl_at(p, k):
     return PL + p * E.N_PL + k
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def hand_n_at(p, v):
     return HAND_N + p * NV + v
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def hand_at(p, v, k):
     return HAND + (p * NV + v) * MAX_PER_VALUE + k
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def town_at(v, k):
     return TOWN + v * MAX_PER_VALUE + k
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def cnt_at(p, v, k):
     return CNT + (p * NV + v) * E.N_CNT + k
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def stream_at(i):
     return STREAMS + 2 * i
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def feat_at(v, fx):
     return F_FEAT + v * E.N_EFFECTS + fx
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def param_at(p, k):
     return F_PARAMS + p * N_PARAMS + k
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def stack_at(i):
     return STACK + 3 * i

@@ -16,7 +16,7 @@ deterministic; only the random strategy draws, from its seat's own stream.
 """
 from __future__ import annotations
 
-from numba import njit
+from ..._jit import rules_jit, rules_jit_inline
 
 from ...rng import flat_below_nb
 from . import enums as E
@@ -33,7 +33,7 @@ TARGET_TAKE = 0
 TARGET_FLIP = 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def scripted_nb(s, default):
     """Next scripted decision, or `default` once the script is used up."""
     i = s[M_CHOICE_I]
@@ -43,7 +43,7 @@ def scripted_nb(s, default):
     return default
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def ghost_value_nb(f, v):
     """Expected ghosts (pets included) from flipping one card of value v, plus 0.3 for each effect leading on."""
     return (f[feat_at(v, E.FX_GHOST)] + f[feat_at(v, E.FX_PET)]
@@ -52,7 +52,7 @@ def ghost_value_nb(f, v):
                      + f[feat_at(v, E.FX_FLIP_9PLUS)] + f[feat_at(v, E.FX_EXTRA_TURN)]))
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def clock_value_nb(s, fragment_weight, ghost_weight):
     """Worth of one clock step now: what the next dial step gives."""
     nxt = s[DIAL + s[SC + E.SC_CLOCK]]    # the hand is at 0..n_dial-1; the next step's effect is at that index
@@ -63,7 +63,7 @@ def clock_value_nb(s, fragment_weight, ghost_weight):
     return 0.1
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def bonus_count_nb(s, v, fx):
     """How many times effect fx is among value v's Building-side bonuses."""
     n = 0
@@ -73,7 +73,7 @@ def bonus_count_nb(s, v, fx):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def action_score_nb(s, f, p, act, v):
     """Heuristic worth of one legal action (take or flip value v) for seat p's strategy."""
     kind = s[KINDS + p]
@@ -99,7 +99,7 @@ def action_score_nb(s, f, p, act, v):
             + 0.1 * f[feat_at(v, E.FX_CLOCK)] * cv + 0.05 * gw * ghost_value_nb(f, v))
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def best_action_nb(s, f, p, n_legal):
     """Index and score of the best-scoring legal action (the first wins ties)."""
     best = 0
@@ -112,7 +112,7 @@ def best_action_nb(s, f, p, n_legal):
     return best, best_s
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def wants_reroll_nb(s, f, p, n_legal):
     """Spend the available Reroll token on this roll? Every strategy rerolls when nothing is legal.
 
@@ -130,7 +130,7 @@ def wants_reroll_nb(s, f, p, n_legal):
     return score < f[param_at(p, 1 if kind == COLLECTOR else 2)]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def choose_action_nb(s, f, p, n_legal):
     """Index of the legal (action, value) row to play; uniform over distinct rows for the random strategy."""
     if s[KINDS + p] == RANDOM:
@@ -141,7 +141,7 @@ def choose_action_nb(s, f, p, n_legal):
     return i
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def choose_target_nb(s, f, p, purpose, n_cand):
     """Index into the candidate values of the one a take effect (purpose 0) or flip effect (1) targets."""
     kind = s[KINDS + p]
@@ -169,7 +169,7 @@ def choose_target_nb(s, f, p, purpose, n_cand):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@rules_jit
 def choose_victim_nb(s, f, p, n_cand):
     """Index into the candidate seats (each holding a pet) of the player to steal a Ghost Pet from."""
     kind = s[KINDS + p]
@@ -190,7 +190,7 @@ def choose_victim_nb(s, f, p, n_cand):
     return best
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@rules_jit_inline
 def wants_park_nb(s, f, p):
     """Go to the Park with the clues gained this turn? Every shipped strategy goes (a Park card is a ghost)."""
     if s[KINDS + p] == SCRIPTED:
