@@ -398,7 +398,7 @@ def go_to_park_nb(s, p):
             return
 
 
-@rules_jit
+@rules_jit_inline
 def play_turn_nb(s, f, p, extra):
     """One turn of seat p: roll (maybe reroll), take or flip (or the clock penalty), the Park, extra turns."""
     s[SC + E.SC_TURN] += 1
