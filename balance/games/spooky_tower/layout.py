@@ -1,9 +1,9 @@
 """Flat memory layout of a Spooky Tower game for the kernel.
 
-Numba pays reference-count traffic for every array passed to a function, so the kernel passes just two arrays:
-``s`` (int64: the game state, the compiled rules and an optional trace) and ``f`` (float64: strategy parameters and
-public card statistics). This module names every region; sizes are fixed maxima so the offsets are compile-time
-constants. Index helpers (``hand_n_at`` ...) keep the kernel readable.
+A Numba call passes each array as seven machine words (and, with the runtime on, paid reference counting for it), so
+the kernel passes just two arrays: ``s`` (int64: the game state, the compiled rules and an optional trace) and ``f``
+(float64: strategy parameters and public card statistics). This module names every region; sizes are fixed maxima
+so the offsets are compile-time constants. Index helpers (``hand_n_at`` ...) keep the kernel readable.
 """
 from __future__ import annotations
 
