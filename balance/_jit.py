@@ -4,9 +4,10 @@
 * ``error_model="numpy"``: integer division by zero does not raise, so no exception path in hot loops.
 * ``_nrt=False``: no Numba runtime in rule code. Rule functions only index arrays they are given and never allocate,
   so they need no reference counting; with the runtime on, every array passed between functions paid an atomic
-  increment and decrement, about a quarter of the kernel's time (``balance bench``: 1.26x faster without). A
-  function that tries to allocate fails to compile, which is the check that this stays true. Functions that
-  allocate (the parallel driver, trace buffers) use plain ``njit``.
+  increment and decrement (``perf`` put about a third of the kernel's samples there; the kernel ran 1.26x faster
+  without). A function that tries to allocate fails to compile, which is the check that this stays true, and
+  ``tests/test_kernel_build.py`` names any rule function compiled otherwise. Functions that allocate (the parallel
+  driver, trace buffers, the speed floor) use plain ``njit``.
 
 ``rules_jit`` is for rule functions; ``rules_jit_inline`` for small ones that Numba should inline into their callers.
 """
