@@ -322,7 +322,11 @@ def grimoire_nb(s, p):
 
 @rules_jit_inline
 def resolve_nb(s, f, p):
-    """Description of Effects: resolve pending effects depth first until none is left or the game is won."""
+    """Description of Effects: resolve pending effects depth first until none is left or the game is won.
+
+    The win is checked after each effect that can raise the active player's ghosts, pets or fragments; the others
+    cannot complete a win (what a clock, Grimoire, take or flip reveals is checked as it resolves).
+    """
     while s[M_STACK] > 0:
         top = s[M_STACK] - 1
         s[M_STACK] = top
@@ -365,7 +369,7 @@ def resolve_nb(s, f, p):
         elif fx == E.FX_EXTRA_TURN:
             s[SC + E.SC_EXTRA_GAINED] += 1
             emit_nb(s, E.EV_EXTRA, p, 0, 0, 0)
-        if check_win_nb(s, p):
+        if (fx == E.FX_GHOST or fx == E.FX_PET or fx == E.FX_FRAGMENT) and check_win_nb(s, p):
             s[M_STACK] = 0
             return
 
@@ -512,6 +516,7 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
     game draws only from its own (seed, game) streams, so outputs do not depend on the split or the thread count.
     """
     n_players = lineup_kinds.shape[0]
+    n_cnt = (E.N_VALUES - 1) * E.N_CNT
     per_block = (n_games + n_blocks - 1) // n_blocks
     for b in prange(n_blocks):
         s = s0.copy()
@@ -527,9 +532,10 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
             for p in range(n_players):
                 for k in range(E.N_PL):
                     final[i, p, k] = s[pl_at(p, k)]
-                for v in range(1, E.N_VALUES):
-                    for k in range(E.N_CNT):
-                        counters[i, p, v - 1, k] = s[cnt_at(p, v, k)]
+                row = counters[i, p].reshape(n_cnt)     # values 1.. of seat p, contiguous in s as in the output
+                first = cnt_at(p, 1, 0)
+                for j in range(n_cnt):
+                    row[j] = s[first + j]
             draws[i] = draws_nb(s, n_players)
 
 
