@@ -104,20 +104,46 @@ class PyStream:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Streams stored inside a flat int64 state array (two words at `off`: key, counter), for kernels that pass one
-# array around. int64 <-> uint64 casts reinterpret the bits, so these are the same streams as above.
+# Streams stored inside a flat int64 state array, for kernels that pass one array around: STREAM_WORDS words at
+# `off`: the key, the counter (draws consumed) and the top 32 bits of the word for the next counter, computed one
+# draw ahead. A draw then waits only for a load and a multiply; the three dependent multiplies of the mixer run
+# while the rules use the draw. (The dice decide everything in a turn, so that wait was on the critical path.)
+# int64 <-> uint64 casts reinterpret the bits, so these are the same streams as above.
+
+STREAM_WORDS = 3
+
+
+@rules_jit_inline
+def word32_nb(key, counter):
+    """Top 32 bits of the stream word at `counter` (uint64); below_nb's value is (word32 * n) >> 32."""
+    return mix64_nb(key + np.uint64(counter) * GOLDEN) >> _S32
+
+
+@rules_jit_inline
+def scale_nb(word, n):
+    """Uniform integer in [0, n) from a 32-bit word (multiply-shift)."""
+    return np.int64((word * np.uint64(n)) >> _S32)
+
+
+@rules_jit
+def flat_seek_nb(s, off, key, counter):
+    """Point the stream at s[off:off+STREAM_WORDS] at `counter` (draws consumed) of the stream with this key."""
+    s[off] = key
+    s[off + 1] = counter
+    s[off + 2] = np.int64(word32_nb(np.uint64(key), counter + 1))
+
 
 @rules_jit
 def flat_init_nb(s, off, seed, game, purpose):
-    """Point the stream at s[off:off+2] at the start of the (seed, game, purpose) stream."""
-    s[off] = np.int64(stream_key_nb(seed, game, purpose))
-    s[off + 1] = 0
+    """Point the stream at s[off:off+STREAM_WORDS] at the start of the (seed, game, purpose) stream."""
+    flat_seek_nb(s, off, np.int64(stream_key_nb(seed, game, purpose)), 0)
 
 
 @rules_jit_inline
 def flat_below_nb(s, off, n):
-    """Uniform integer in [0, n) from the stream at s[off:off+2]; same numbers as :func:`below_nb`."""
+    """Uniform integer in [0, n) from the stream at s[off:]; same numbers as :func:`below_nb`."""
+    word = np.uint64(s[off + 2])
     c = s[off + 1] + 1
     s[off + 1] = c
-    x = mix64_nb(np.uint64(s[off]) + np.uint64(c) * GOLDEN)
-    return np.int64(((x >> _S32) * np.uint64(n)) >> _S32)
+    s[off + 2] = np.int64(word32_nb(np.uint64(s[off]), c + 1))
+    return scale_nb(word, n)

@@ -8,8 +8,8 @@ from numba import njit
 from scipy import stats
 
 from balance import rng
-from balance.rng import (PyStream, below_nb, flat_below_nb, flat_init_nb, mix64_nb, next_u64_nb, py_mix64,
-                         py_stream_key, stream_init_nb, stream_key_nb)
+from balance.rng import (STREAM_WORDS, PyStream, below_nb, flat_below_nb, flat_init_nb, mix64_nb, next_u64_nb,
+                         py_mix64, py_stream_key, stream_init_nb, stream_key_nb)
 
 SEEDS = [0, 1, 2, 12345, 2**31 - 1, 2**32, 2**53 + 1, 2**63 - 1, 2**64 - 1]
 GAMES = [0, 1, 7, 99_999, 10**12]
@@ -39,8 +39,8 @@ def words_nb(seed, game, purpose, count):
 
 @njit(cache=True)
 def flat_draws_nb(seed, game, purpose, n, count, off):
-    """Same as draws_nb through a stream stored at s[off:off+2] of an int64 state array."""
-    s = np.full(off + 4, -7, np.int64)
+    """Same as draws_nb through a stream stored at s[off:off+STREAM_WORDS] of an int64 state array."""
+    s = np.full(off + STREAM_WORDS + 2, -7, np.int64)
     flat_init_nb(s, off, seed, game, purpose)
     out = np.empty(count, np.int64)
     for i in range(count):
@@ -84,9 +84,26 @@ def test_flat_stream_equals_the_python_twin(seed):
         for purpose in PURPOSES:
             got, s = flat_draws_nb(np.uint64(seed), game, purpose, 6, 40, 1)
             assert got.tolist() == py_draws(seed, game, purpose, 6, 40)
-            # Two words at off: the key (bits of the uint64 key) and the counter; nothing else touched.
+            # STREAM_WORDS words at off: the key (bits of the uint64 key), the counter of draws consumed and the
+            # next draw's word; nothing else touched.
             assert int(s[1]) & rng.MASK64 == py_stream_key(seed, game, purpose)
-            assert s[2] == 40 and s[0] == -7 and s[3] == -7 and s[4] == -7
+            assert s[2] == 40 and s[0] == -7
+            assert s[1 + STREAM_WORDS] == -7 and s[2 + STREAM_WORDS] == -7
+
+
+def test_flat_stream_seek_continues_the_stream():
+    """The reference engine points a flat stream at (key, counter) between decisions; the word computed ahead must
+    be the one for that counter, not for where the stream was before."""
+    s = np.zeros(STREAM_WORDS, np.int64)
+    py = PyStream(7, 3, 2)
+    flat_init_nb(s, 0, np.uint64(7), 3, 2)
+    for step in range(60):
+        if step % 7 == 3:       # jump ahead, as if draws had been consumed elsewhere
+            for _ in range(step % 5):
+                py.below(6)
+            rng.flat_seek_nb(s, 0, s[0], py.counter)
+        assert flat_below_nb(s, 0, 6) == py.below(6)
+        assert s[1] == py.counter
 
 
 def test_mixer_equals_the_python_twin_on_random_words():

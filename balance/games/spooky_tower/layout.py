@@ -8,6 +8,7 @@ so the offsets are compile-time constants. Index helpers (``hand_n_at`` ...) kee
 from __future__ import annotations
 
 from ..._jit import rules_jit
+from ...rng import STREAM_WORDS
 
 from . import enums as E
 
@@ -47,7 +48,7 @@ LEGAL = _region(6 * 2)                        # legal (action, value) rows
 CAND = _region(NV)                            # candidates for a choice
 PEND = _region(PEND_ROWS * 3)                 # effects revealed together (effect, source, id)
 STACK = _region(STACK_ROWS * 3)               # pending effects; top = last row
-STREAMS = _region((2 + MAX_PLAYERS) * 2)      # [key, counter] for dice, shuffle, one per seat
+STREAMS = _region((2 + MAX_PLAYERS) * STREAM_WORDS)  # random streams (rng.flat_*): dice, shuffle, one per seat
 MISC = _region(8)                             # stack rows, trace rows, scripted dice/choices: count, next
 DICE_SCRIPT = _region(256)                    # scripted dice for rule tests (used while any are left)
 CHOICE_SCRIPT = _region(256)                  # scripted decisions for the "scripted" test strategy
@@ -111,7 +112,7 @@ def cnt_at(p, v, k):
 
 @rules_jit
 def stream_at(i):
-    return STREAMS + 2 * i
+    return STREAMS + STREAM_WORDS * i
 
 
 @rules_jit

@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream
+from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, flat_seek_nb
 from . import enums as E
 from . import layout as L
 from . import strategies as S
@@ -272,8 +272,7 @@ class Table:
             s[L.LEGAL + 2 * i + 1] = v
         s[L.CAND:L.CAND + len(candidates)] = list(candidates)
         stream = self.strategy_streams[p]
-        s[L.STREAMS + 2 * (2 + p)] = _as_int64(stream.key)
-        s[L.STREAMS + 2 * (2 + p) + 1] = stream.counter
+        flat_seek_nb(s, L.stream_at(2 + p), _as_int64(stream.key), stream.counter)
         s[L.M_CHOICE_N] = len(self.choices)
         s[L.M_CHOICE_I] = self.choice_i
         return s, self._f
@@ -284,7 +283,7 @@ class Table:
         p = self.active
         s, f = self.public_view(legal, candidates)
         answer = decision(s, f, p, *args)
-        self.strategy_streams[p].counter = int(s[L.STREAMS + 2 * (2 + p) + 1])
+        self.strategy_streams[p].counter = int(s[L.stream_at(2 + p) + 1])
         self.choice_i = int(s[L.M_CHOICE_I])
         return answer
 
