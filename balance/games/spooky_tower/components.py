@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from . import enums as E
 from . import layout as L
+from .strategies import fill_ghost_values_nb
 
 Effect = Literal[
     "none", "ghost", "clue", "clock", "grimoire", "pet", "reroll", "fragment",
@@ -234,4 +235,5 @@ def compile_rules(components: SpookyTowerComponents, rules: SpookyTowerRules, n_
         s[L.OPT + k] = val
     f = np.zeros(L.F_SIZE, np.float64)
     f[L.F_FEAT:L.F_FEAT + L.NV * E.N_EFFECTS] = public_features(components).ravel()
+    fill_ghost_values_nb(f)
     return s, f

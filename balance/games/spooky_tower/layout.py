@@ -74,7 +74,8 @@ BASE_SIZE = _off
 # --- float array `f` -----------------------------------------------------------------------------------------------
 F_FEAT = 0                                    # expected Photo effects per card, [value, effect]
 F_PARAMS = NV * E.N_EFFECTS                   # strategy parameters per seat
-F_SIZE = F_PARAMS + MAX_PLAYERS * N_PARAMS
+F_GHOST = F_PARAMS + MAX_PLAYERS * N_PARAMS   # ghost value of one card per Building value (strategies.ghost_value_nb)
+F_SIZE = F_GHOST + NV
 
 M_STACK = MISC + 0
 M_TRACE = MISC + 1

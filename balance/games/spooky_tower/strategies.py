@@ -20,8 +20,8 @@ from ..._jit import rules_jit, rules_jit_inline
 
 from ...rng import flat_below_nb
 from . import enums as E
-from .layout import (CHOICE_SCRIPT, M_CHOICE_I, M_CHOICE_N, BONUS_FX, BONUS_NFX, CAND, DIAL, KINDS, LEGAL, MAX_FX, SC, TOWN_N, feat_at, hand_n_at,
-                     param_at, pl_at, stream_at)
+from .layout import (BONUS_FX, BONUS_NFX, CAND, CHOICE_SCRIPT, DIAL, F_GHOST, KINDS, LEGAL, M_CHOICE_I, M_CHOICE_N,
+                     MAX_FX, SC, TOWN_N, feat_at, hand_n_at, param_at, pl_at, stream_at)
 
 RANDOM = 0
 GHOST_HUNTER = 1
@@ -43,9 +43,23 @@ def scripted_nb(s, default):
     return default
 
 
-@rules_jit
+@rules_jit_inline
 def ghost_value_nb(f, v):
-    """Expected ghosts (pets included) from flipping one card of value v, plus 0.3 for each effect leading on."""
+    """Expected ghosts (pets included) from flipping one card of value v, plus 0.3 for each effect leading on
+    (a function of the public card list only, so it is computed once per scenario: ``fill_ghost_values_nb``)."""
+    return f[F_GHOST + v]
+
+
+@rules_jit
+def fill_ghost_values_nb(f):
+    """Fill the ghost-value table at ``F_GHOST`` from the public card statistics at ``F_FEAT``."""
+    for v in range(E.N_VALUES):
+        f[F_GHOST + v] = ghost_value_formula_nb(f, v)
+
+
+@rules_jit
+def ghost_value_formula_nb(f, v):
+    """See ghost_value_nb."""
     return (f[feat_at(v, E.FX_GHOST)] + f[feat_at(v, E.FX_PET)]
             + 0.3 * (f[feat_at(v, E.FX_CLUE)] + f[feat_at(v, E.FX_GRIMOIRE)] + f[feat_at(v, E.FX_TAKE_8MINUS)]
                      + f[feat_at(v, E.FX_TAKE_ANY)] + f[feat_at(v, E.FX_FLIP_8MINUS)]
@@ -73,7 +87,7 @@ def bonus_count_nb(s, v, fx):
     return n
 
 
-@rules_jit
+@rules_jit_inline
 def action_score_nb(s, f, p, act, v):
     """Heuristic worth of one legal action (take or flip value v) for seat p's strategy."""
     kind = s[KINDS + p]
