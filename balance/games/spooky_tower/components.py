@@ -202,6 +202,8 @@ def compile_rules(components: SpookyTowerComponents, rules: SpookyTowerRules, n_
         bonus = _codes(b.bonus)
         s[L.BONUS_NFX + v] = len(bonus)
         s[L.BONUS_FX + v * L.MAX_FX:L.BONUS_FX + v * L.MAX_FX + len(bonus)] = bonus
+        for code in bonus:
+            s[L.BONUS_COUNT + v * E.N_EFFECTS + code] += 1
         for photo in b.photos:
             codes = _codes(photo)
             s[L.CARD_VALUE + card] = v

@@ -62,6 +62,7 @@ VALUE_FIRST = _region(NV)
 VALUE_COUNT = _region(NV)
 BONUS_NFX = _region(NV)
 BONUS_FX = _region(NV * MAX_FX)
+BONUS_COUNT = _region(NV * E.N_EFFECTS)        # how often each effect is among a value's bonuses
 GHOST_WORTH = _region(NV)
 GRIM_NFX = _region(MAX_GRIMOIRE)
 GRIM_FX = _region(MAX_GRIMOIRE * MAX_FX)

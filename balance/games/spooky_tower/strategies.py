@@ -20,8 +20,8 @@ from ..._jit import rules_jit, rules_jit_inline
 
 from ...rng import flat_below_nb
 from . import enums as E
-from .layout import (BONUS_FX, BONUS_NFX, CAND, CHOICE_SCRIPT, DIAL, F_GHOST, KINDS, LEGAL, M_CHOICE_I, M_CHOICE_N,
-                     MAX_FX, SC, TOWN_N, feat_at, hand_n_at, param_at, pl_at, stream_at)
+from .layout import (BONUS_COUNT, CAND, CHOICE_SCRIPT, DIAL, F_GHOST, KINDS, LEGAL, M_CHOICE_I, M_CHOICE_N,
+                     SC, TOWN_N, feat_at, hand_n_at, param_at, pl_at, stream_at)
 
 RANDOM = 0
 GHOST_HUNTER = 1
@@ -77,14 +77,10 @@ def clock_value_nb(s, fragment_weight, ghost_weight):
     return 0.1
 
 
-@rules_jit
+@rules_jit_inline
 def bonus_count_nb(s, v, fx):
-    """How many times effect fx is among value v's Building-side bonuses."""
-    n = 0
-    for i in range(s[BONUS_NFX + v]):
-        if s[BONUS_FX + v * MAX_FX + i] == fx:
-            n += 1
-    return n
+    """How many times effect fx is among value v's Building-side bonuses (tabled by compile_rules)."""
+    return s[BONUS_COUNT + v * E.N_EFFECTS + fx]
 
 
 @rules_jit_inline
