@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from .intervals import wilson
 
@@ -30,6 +31,48 @@ _ARRAYS = ("seat_games", "seat_finished", "seat_wins", "seat_slot_games", "slot_
            "victory_games", "turns_hist", "rounds_hist", "seat_wins_by_turns", "seat_wins_by_rounds",
            "item_totals", "item_totals_won", "used_pairs", "used_wins", "unused_pairs", "unused_wins")
 _LENGTH_AXIS = {"turns_hist": 1, "rounds_hist": 1, "seat_wins_by_turns": 0, "seat_wins_by_rounds": 0}
+
+
+@njit(cache=True, nogil=True)
+def _tally_nb(winner, victory, turns, rounds, slots, counters, used_counter,
+              seat_wins, seat_slot_games, slot_games, slot_wins, victory_games, turns_hist, rounds_hist,
+              seat_wins_by_turns, seat_wins_by_rounds, item_totals, item_totals_won,
+              used_pairs, used_wins, unused_pairs, unused_wins):
+    """Add one chunk's games to the tallies in place, in one pass over the games; returns the finished games.
+
+    (The same sums as one bincount or reduction per table over the chunk, which took a quarter as long as
+    simulating the games.)
+    """
+    G, P, I, C = counters.shape
+    finished = 0
+    for g in range(G):
+        w, v, tu, ro = winner[g], victory[g], turns[g], rounds[g]
+        finished += v != 0
+        victory_games[v] += 1
+        turns_hist[v, tu] += 1
+        rounds_hist[v, ro] += 1
+        for p in range(P):
+            seat_slot_games[p, slots[g, p]] += 1
+            slot_games[slots[g, p]] += 1
+        if w >= 0:
+            seat_wins[w] += 1
+            slot_wins[slots[g, w]] += 1
+            seat_wins_by_turns[tu, w] += 1
+            seat_wins_by_rounds[ro, w] += 1
+        for p in range(P):
+            won = p == w
+            for i in range(I):
+                for c in range(C):
+                    item_totals[i, c] += counters[g, p, i, c]
+                    if won:
+                        item_totals_won[i, c] += counters[g, p, i, c]
+                if counters[g, p, i, used_counter] > 0:
+                    used_pairs[i] += 1
+                    used_wins[i] += won
+                else:
+                    unused_pairs[i] += 1
+                    unused_wins[i] += won
+    return finished
 
 
 @dataclass
@@ -157,43 +200,21 @@ class Aggregator:
         G = game.size
         if G == 0:
             return
-        winner = np.asarray(chunk["winner"], dtype=np.int64)
-        victory = np.asarray(chunk["victory"], dtype=np.int64)
-        turns = np.asarray(chunk["turns"], dtype=np.int64)
-        rounds = np.asarray(chunk["rounds"], dtype=np.int64)
-        slots = np.asarray(chunk["seat_strategy"], dtype=np.int64)
-        counters = np.asarray(chunk["counters"])
+        winner, victory = np.asarray(chunk["winner"]), np.asarray(chunk["victory"])
+        turns, rounds = np.asarray(chunk["turns"]), np.asarray(chunk["rounds"])
+        slots, counters = np.asarray(chunk["seat_strategy"]), np.asarray(chunk["counters"])
         self._check(game, winner, victory, turns, rounds, slots, counters, P, I, C, len(t.victory_names))
 
         n_len = int(max(turns.max(), rounds.max())) + 1
         if n_len > t.n_lengths:
             t.grow_lengths(n_len)
-        L, V = t.n_lengths, len(t.victory_names)
-        seats = np.arange(P)
-        won = winner >= 0
-        w_games, w_seat = np.nonzero(won)[0], winner[won]
-
         t.games += G
         t.seat_games += G
-        t.seat_finished += int(np.count_nonzero(victory != 0))
-        t.seat_wins += np.bincount(w_seat, minlength=P)
-        t.seat_slot_games += np.bincount((seats[None, :] * P + slots).ravel(), minlength=P * P).reshape(P, P)
-        t.slot_games += np.bincount(slots.ravel(), minlength=P)
-        t.slot_wins += np.bincount(slots[w_games, w_seat], minlength=P)
-        t.victory_games += np.bincount(victory, minlength=V)
-        t.turns_hist += np.bincount(victory * L + turns, minlength=V * L).reshape(V, L)
-        t.rounds_hist += np.bincount(victory * L + rounds, minlength=V * L).reshape(V, L)
-        t.seat_wins_by_turns += np.bincount(turns[won] * P + w_seat, minlength=L * P).reshape(L, P)
-        t.seat_wins_by_rounds += np.bincount(rounds[won] * P + w_seat, minlength=L * P).reshape(L, P)
-
-        t.item_totals += counters.sum(axis=(0, 1), dtype=np.int64)
-        t.item_totals_won += counters[w_games, w_seat].sum(axis=0, dtype=np.int64)
-        used = counters[:, :, :, t.used_counter] > 0                       # [G, P, I]
-        is_winner = (seats[None, :] == winner[:, None])[:, :, None]         # [G, P, 1]
-        t.used_pairs += used.sum(axis=(0, 1))
-        t.used_wins += (used & is_winner).sum(axis=(0, 1))
-        t.unused_pairs += (~used).sum(axis=(0, 1))
-        t.unused_wins += (~used & is_winner).sum(axis=(0, 1))
+        t.seat_finished += _tally_nb(
+            winner, victory, turns, rounds, slots, counters, t.used_counter,
+            t.seat_wins, t.seat_slot_games, t.slot_games, t.slot_wins, t.victory_games, t.turns_hist,
+            t.rounds_hist, t.seat_wins_by_turns, t.seat_wins_by_rounds, t.item_totals, t.item_totals_won,
+            t.used_pairs, t.used_wins, t.unused_pairs, t.unused_wins)
 
         if self._n_kept < self.keep_games:
             n = min(G, self.keep_games - self._n_kept)
