@@ -241,10 +241,9 @@ def take_effect_nb(s, f, p, fx):
     """Effects 'Building value 8 or less' and 'Any Building': take a card of a value the player chooses."""
     hi = 8 if fx == E.FX_TAKE_8MINUS else E.N_VALUES - 1
     n = 0
-    for v in range(1, hi + 1):
-        if s[TOWN_N + v] > 0:
-            s[CAND + n] = v
-            n += 1
+    for v in range(1, hi + 1):     # written always, counted when legal (no branch to mispredict)
+        s[CAND + n] = v
+        n += s[TOWN_N + v] > 0
     if n == 0:
         emit_nb(s, E.EV_LOST, p, fx, 0, 0)
         return
@@ -258,10 +257,9 @@ def flip_effect_nb(s, f, p, fx):
     lo = 1 if fx == E.FX_FLIP_8MINUS else 9
     hi = 8 if fx == E.FX_FLIP_8MINUS else E.N_VALUES - 1
     n = 0
-    for v in range(lo, hi + 1):
-        if s[hand_n_at(p, v)] > 0:
-            s[CAND + n] = v
-            n += 1
+    for v in range(lo, hi + 1):     # written always, counted when held (no branch to mispredict)
+        s[CAND + n] = v
+        n += s[hand_n_at(p, v)] > 0
     if n == 0:
         emit_nb(s, E.EV_LOST, p, fx, 0, 0)
         return
