@@ -4,8 +4,9 @@ A strategy is an integer kind (``s[KINDS + seat]``) plus a float parameter vecto
 kernel calls the functions below and they dispatch on the kind. Strategies read only public information from the
 flat state: card counts per (seat, value) (``HAND_N``), Town stack sizes (``TOWN_N``), every player's counters
 (``PL``), the shared scalars (``SC``: clock, Grimoire and Park positions, pets and fragments left) and the public
-component tables (bonus effects, the dial, ``F_FEAT``: what a card of each value holds on average). They never read
-which face-down card is which (``HAND``, ``TOWN``, ``CARD_FX``).
+component tables (bonus effects counted per value in ``BONUS_COUNT``, the dial, ``F_FEAT``: what a card of each value
+holds on average, and ``F_GHOST``, the ghost value derived from it once per scenario). They never read which
+face-down card is which (``HAND``, ``TOWN``, ``CARD_FX``).
 
 Decisions: reroll or not; which (take | flip, value) action; which value a take effect or flip effect targets;
 whose pet to steal; whether to go to the Park. The reference engine calls these same jitted functions through a
@@ -17,7 +18,6 @@ deterministic; only the random strategy draws, from its seat's own stream.
 from __future__ import annotations
 
 from ..._jit import rules_jit, rules_jit_inline
-
 from ...rng import flat_below_nb
 from . import enums as E
 from .layout import (BONUS_COUNT, CAND, CHOICE_SCRIPT, DIAL, F_GHOST, KINDS, LEGAL, M_CHOICE_I, M_CHOICE_N,
@@ -51,19 +51,19 @@ def ghost_value_nb(f, v):
 
 
 @rules_jit
-def fill_ghost_values_nb(f):
-    """Fill the ghost-value table at ``F_GHOST`` from the public card statistics at ``F_FEAT``."""
-    for v in range(E.N_VALUES):
-        f[F_GHOST + v] = ghost_value_formula_nb(f, v)
-
-
-@rules_jit
 def ghost_value_formula_nb(f, v):
     """See ghost_value_nb."""
     return (f[feat_at(v, E.FX_GHOST)] + f[feat_at(v, E.FX_PET)]
             + 0.3 * (f[feat_at(v, E.FX_CLUE)] + f[feat_at(v, E.FX_GRIMOIRE)] + f[feat_at(v, E.FX_TAKE_8MINUS)]
                      + f[feat_at(v, E.FX_TAKE_ANY)] + f[feat_at(v, E.FX_FLIP_8MINUS)]
                      + f[feat_at(v, E.FX_FLIP_9PLUS)] + f[feat_at(v, E.FX_EXTRA_TURN)]))
+
+
+@rules_jit
+def fill_ghost_values_nb(f):
+    """Fill the ghost-value table at ``F_GHOST`` from the public card statistics at ``F_FEAT``."""
+    for v in range(E.N_VALUES):
+        f[F_GHOST + v] = ghost_value_formula_nb(f, v)
 
 
 @rules_jit
