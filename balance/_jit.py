@@ -14,8 +14,13 @@
 from __future__ import annotations
 
 from numba import njit
+from numba.core.cpu import CPUTargetOptions
 
-RULES_OPTIONS = dict(cache=True, error_model="numpy", _nrt=False)
+# ``_nrt`` is a private Numba option (present from well before the oldest Numba this package allows to 0.68). Should
+# a later release drop it, the kernels still compile, with the runtime, and only lose that speed.
+_NO_RUNTIME = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
+
+RULES_OPTIONS = dict(cache=True, error_model="numpy", **_NO_RUNTIME)
 
 rules_jit = njit(**RULES_OPTIONS)
 rules_jit_inline = njit(inline="always", **RULES_OPTIONS)
