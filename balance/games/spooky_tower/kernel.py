@@ -153,20 +153,13 @@ def push_revealed_nb(s, n):
     the order they were taken.
     """
     top = s[M_STACK]
-    if s[OPT + E.OPT_EFFECT_ORDER] == E.ORDER_PRINTED:    # one priority class: reverse the list
-        for i in range(n - 1, -1, -1):
-            r = PEND + 3 * i
-            t = stack_at(top)
-            s[t] = s[r]
-            s[t + 1] = s[r + 1]
-            s[t + 2] = s[r + 2]
-            top += 1
-        s[M_STACK] = top
-        return
+    printed = s[OPT + E.OPT_EFFECT_ORDER] == E.ORDER_PRINTED
     for pr in range(2, -1, -1):
+        if printed and pr != 1:     # one priority class: a single pass, with no priority to look up
+            continue
         for i in range(n - 1, -1, -1):
             r = PEND + 3 * i
-            if s[PRIORITY + s[r]] == pr:
+            if printed or s[PRIORITY + s[r]] == pr:
                 t = stack_at(top)
                 s[t] = s[r]
                 s[t + 1] = s[r + 1]
