@@ -43,6 +43,18 @@ def mix64_nb(z):
     return z ^ (z >> _S31)
 
 
+@rules_jit_inline
+def word32_nb(key, counter):
+    """Top 32 bits of the stream word at `counter` (uint64); below_nb's value is (word32 * n) >> 32."""
+    return mix64_nb(key + np.uint64(counter) * GOLDEN) >> _S32
+
+
+@rules_jit_inline
+def scale_nb(word, n):
+    """Uniform integer in [0, n) from a 32-bit word (multiply-shift)."""
+    return np.int64((word * np.uint64(n)) >> _S32)
+
+
 @rules_jit
 def stream_key_nb(seed, game, purpose):
     """Key of the stream for (seed, game index, purpose)."""
@@ -68,7 +80,7 @@ def next_u64_nb(stream):
 @rules_jit
 def below_nb(stream, n):
     """Uniform integer in [0, n) (multiply-shift on the top 32 bits; bias below 3e-9 for n <= 12)."""
-    return np.int64(((next_u64_nb(stream) >> _S32) * np.uint64(n)) >> _S32)
+    return scale_nb(next_u64_nb(stream) >> _S32, n)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -111,18 +123,6 @@ class PyStream:
 # int64 <-> uint64 casts reinterpret the bits, so these are the same streams as above.
 
 STREAM_WORDS = 3
-
-
-@rules_jit_inline
-def word32_nb(key, counter):
-    """Top 32 bits of the stream word at `counter` (uint64); below_nb's value is (word32 * n) >> 32."""
-    return mix64_nb(key + np.uint64(counter) * GOLDEN) >> _S32
-
-
-@rules_jit_inline
-def scale_nb(word, n):
-    """Uniform integer in [0, n) from a 32-bit word (multiply-shift)."""
-    return np.int64((word * np.uint64(n)) >> _S32)
 
 
 @rules_jit

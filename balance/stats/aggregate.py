@@ -33,7 +33,7 @@ _ARRAYS = ("seat_games", "seat_finished", "seat_wins", "seat_slot_games", "slot_
 _LENGTH_AXIS = {"turns_hist": 1, "rounds_hist": 1, "seat_wins_by_turns": 0, "seat_wins_by_rounds": 0}
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def _tally_nb(winner, victory, turns, rounds, slots, counters, used_counter,
               seat_wins, seat_slot_games, slot_games, slot_wins, victory_games, turns_hist, rounds_hist,
               seat_wins_by_turns, seat_wins_by_rounds, item_totals, item_totals_won,
