@@ -26,6 +26,7 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _ONE = np.uint64(1)
+_TWO = np.uint64(2)
 
 # Stream purposes. A seat's strategy stream is PURPOSE_STRATEGY + seat.
 PURPOSE_DICE = 0
@@ -128,9 +129,10 @@ STREAM_WORDS = 3
 @rules_jit
 def flat_seek_nb(s, off, key, counter):
     """Point the stream at s[off:off+STREAM_WORDS] at `counter` (draws consumed) of the stream with this key."""
-    s[off] = key
-    s[off + 1] = counter
-    s[off + 2] = np.int64(word32_nb(np.uint64(key), counter + 1))
+    o = np.uint64(off)          # unsigned indices: no negative-index wraparound (see games/*/layout.py)
+    s[o] = key
+    s[o + _ONE] = counter
+    s[o + _TWO] = np.int64(word32_nb(np.uint64(key), counter + 1))
 
 
 @rules_jit
@@ -142,8 +144,9 @@ def flat_init_nb(s, off, seed, game, purpose):
 @rules_jit_inline
 def flat_below_nb(s, off, n):
     """Uniform integer in [0, n) from the stream at s[off:]; same numbers as :func:`below_nb`."""
-    word = np.uint64(s[off + 2])
-    c = s[off + 1] + 1
-    s[off + 1] = c
-    s[off + 2] = np.int64(word32_nb(np.uint64(s[off]), c + 1))
+    o = np.uint64(off)
+    word = np.uint64(s[o + _TWO])
+    c = s[o + _ONE] + 1
+    s[o + _ONE] = c
+    s[o + _TWO] = np.int64(word32_nb(np.uint64(s[o]), c + 1))
     return scale_nb(word, n)

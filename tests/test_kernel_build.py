@@ -32,3 +32,42 @@ def test_rule_functions_compile_without_the_numba_runtime():
 
 def test_the_allocating_drivers_exist():
     assert ALLOCATING <= set(jitted(kernel))
+
+
+BOUNDSCHECK_SCRIPT = """
+import hashlib, sys
+from balance import load_scenario
+from balance.runner import play_chunk
+VARIANTS = [
+    dict(players=3),
+    dict(players=4, seat_rotation=True,
+         seats=[{"name": n} for n in ("random", "ghost_hunter", "collector", "clock_rusher")]),
+    dict(players=2, seats=[{"name": "collector"}, {"name": "clock_rusher"}],
+         rules={"effect_order": "takes_first", "flip_scope": "building", "stuck_with_token": "clock",
+                "extra_turns": "stack"}),
+    dict(players=4, strategy={"name": "ghost_hunter"}, rules={"stuck_with_token": "reroll"}),
+]
+for kw in VARIANTS:
+    sc = load_scenario(None, seed=11, **kw)
+    spec = sc.spec()
+    out = play_chunk(spec, spec.compile_scenario(sc), sc, 0, int(sys.argv[1]), 1)
+    print(hashlib.sha1(b"".join(out[k].tobytes() for k in sorted(out))).hexdigest())
+"""
+
+
+def test_games_index_only_inside_the_state_under_numba_boundscheck(tmp_path):
+    """Rule code indexes the state with unsigned indices (layout.py), so a negative index would not wrap around but
+    read outside the array. Compiled with bounds checks, any index outside the arrays raises IndexError: these games
+    (every strategy and every rule option) must run clean and play exactly as the unchecked build does."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    checked = subprocess.run([sys.executable, "-c", BOUNDSCHECK_SCRIPT, "3000"], env=env, capture_output=True,
+                             text=True, timeout=600)
+    assert checked.returncode == 0, checked.stderr[-3000:]
+    unchecked = subprocess.run([sys.executable, "-c", BOUNDSCHECK_SCRIPT, "3000"], capture_output=True, text=True,
+                               timeout=600)
+    assert unchecked.returncode == 0, unchecked.stderr[-3000:]
+    assert checked.stdout.split() == unchecked.stdout.split()
+    assert len(checked.stdout.split()) == 4

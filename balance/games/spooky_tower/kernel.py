@@ -22,7 +22,7 @@ from . import strategies as S
 from .layout import (DICE_SCRIPT, CHOICE_SCRIPT, M_DICE_I, M_DICE_N, M_CHOICE_I, M_CHOICE_N, BONUS_FX, BONUS_NFX, CARD_FX, CARD_NFX, CARD_VALUE, DIAL, GHOST_WORTH, GRIM, GRIM_FX,
                      GRIM_NFX, KINDS, LEGAL, CAND, LOC, M_STACK, M_TRACE, MAX_FX, OPT, PARK_REQ, PEND,
                      PRIORITY, SC, TOWN_N, PL, HAND_N, CNT, MISC, MAX_PLAYERS, NV, TRACE, VALUE_COUNT, VALUE_FIRST, cnt_at, hand_at, hand_n_at,
-                     param_at, pl_at, stack_at, stream_at, town_at, N_PARAMS)
+                     param_at, pl_at, stack_at, stream_at, town_at, N_PARAMS, at, legal_at, pend_at)
 
 LOC_TOWN = -1
 LOC_TRUNK = -2
@@ -69,25 +69,25 @@ def reset_nb(s, seed, game):
         s[pl_at(p, E.PL_TOKEN)] = 1
     sh = stream_at(SHUFFLE)
     for v in range(1, E.N_VALUES):
-        n = s[VALUE_COUNT + v]
-        first = s[VALUE_FIRST + v]
+        n = s[at(VALUE_COUNT, v)]
+        first = s[at(VALUE_FIRST, v)]
         for i in range(n):
             s[town_at(v, i)] = first + i
-            s[LOC + first + i] = LOC_TOWN
+            s[at(LOC, first + i)] = LOC_TOWN
         for i in range(n - 1, 0, -1):
             j = flat_below_nb(s, sh, i + 1)
             t = s[town_at(v, i)]
             s[town_at(v, i)] = s[town_at(v, j)]
             s[town_at(v, j)] = t
-        s[TOWN_N + v] = n
+        s[at(TOWN_N, v)] = n
     n_grim = s[OPT + E.OPT_N_GRIMOIRE]
     for i in range(n_grim):
-        s[GRIM + i] = i
+        s[at(GRIM, i)] = i
     for i in range(n_grim - 1, 0, -1):
         j = flat_below_nb(s, sh, i + 1)
-        t = s[GRIM + i]
-        s[GRIM + i] = s[GRIM + j]
-        s[GRIM + j] = t
+        t = s[at(GRIM, i)]
+        s[at(GRIM, i)] = s[at(GRIM, j)]
+        s[at(GRIM, j)] = t
 
 
 @rules_jit_inline
@@ -101,15 +101,15 @@ def die_nb(s):
     i = s[M_DICE_I]
     if i < s[M_DICE_N]:
         s[M_DICE_I] = i + 1
-        return s[DICE_SCRIPT + i]
+        return s[at(DICE_SCRIPT, i)]
     return flat_below_nb(s, stream_at(DICE), 6) + 1
 
 
 @rules_jit_inline
 def offer_nb(s, n, act, v, ok):
     """Write (act, v) as legal row n and count it when `ok`; written either way, so the caller does not branch."""
-    s[LEGAL + 2 * n] = act
-    s[LEGAL + 2 * n + 1] = v
+    s[legal_at(n, 0)] = act
+    s[legal_at(n, 1)] = v
     return n + ok
 
 
@@ -125,9 +125,9 @@ def legal_actions_nb(s, p, d1, d2):
     b = max(d1, d2)
     c = d1 + d2
     two = b != a
-    n = offer_nb(s, 0, E.ACT_TAKE, a, s[TOWN_N + a] > 0)
-    n = offer_nb(s, n, E.ACT_TAKE, b, two and s[TOWN_N + b] > 0)
-    n = offer_nb(s, n, E.ACT_TAKE, c, s[TOWN_N + c] > 0)
+    n = offer_nb(s, 0, E.ACT_TAKE, a, s[at(TOWN_N, a)] > 0)
+    n = offer_nb(s, n, E.ACT_TAKE, b, two and s[at(TOWN_N, b)] > 0)
+    n = offer_nb(s, n, E.ACT_TAKE, c, s[at(TOWN_N, c)] > 0)
     n = offer_nb(s, n, E.ACT_FLIP, a, s[hand_n_at(p, a)] > 0)
     n = offer_nb(s, n, E.ACT_FLIP, b, two and s[hand_n_at(p, b)] > 0)
     return offer_nb(s, n, E.ACT_FLIP, c, s[hand_n_at(p, c)] > 0)
@@ -137,10 +137,9 @@ def legal_actions_nb(s, p, d1, d2):
 def reveal_nb(s, n, fx_base, nfx, src, sid):
     """Append the effects of one card (its `nfx` codes at s[fx_base:]) to the revealed list; returns its size."""
     for i in range(nfx):
-        r = PEND + 3 * n
-        s[r] = s[fx_base + i]
-        s[r + 1] = src
-        s[r + 2] = sid
+        s[pend_at(n, 0)] = s[at(fx_base, i)]
+        s[pend_at(n, 1)] = src
+        s[pend_at(n, 2)] = sid
         n += 1
     return n
 
@@ -158,12 +157,10 @@ def push_revealed_nb(s, n):
         if printed and pr != 1:     # one priority class: a single pass, with no priority to look up
             continue
         for i in range(n - 1, -1, -1):
-            r = PEND + 3 * i
-            if printed or s[PRIORITY + s[r]] == pr:
-                t = stack_at(top)
-                s[t] = s[r]
-                s[t + 1] = s[r + 1]
-                s[t + 2] = s[r + 2]
+            if printed or s[at(PRIORITY, s[pend_at(i, 0)])] == pr:
+                s[stack_at(top, 0)] = s[pend_at(i, 0)]
+                s[stack_at(top, 1)] = s[pend_at(i, 1)]
+                s[stack_at(top, 2)] = s[pend_at(i, 2)]
                 top += 1
     s[M_STACK] = top
 
@@ -171,17 +168,17 @@ def push_revealed_nb(s, n):
 @rules_jit_inline
 def take_card_nb(s, p, v, by_effect):
     """Take a card: the top card of value v's Town stack goes Building side up beside the House; its bonus follows."""
-    n = s[TOWN_N + v] - 1
+    n = s[at(TOWN_N, v)] - 1
     c = s[town_at(v, n)]
-    s[TOWN_N + v] = n
+    s[at(TOWN_N, v)] = n
     h = hand_n_at(p, v)
     s[hand_at(p, v, s[h])] = c
     s[h] += 1
     s[pl_at(p, E.PL_HELD)] += 1
-    s[LOC + c] = p
+    s[at(LOC, c)] = p
     s[cnt_at(p, v, E.CNT_TAKEN)] += 1
     emit_nb(s, E.EV_TAKE, p, v, c, by_effect)
-    push_revealed_nb(s, reveal_nb(s, 0, BONUS_FX + v * MAX_FX, s[BONUS_NFX + v], E.SRC_BONUS, c))
+    push_revealed_nb(s, reveal_nb(s, 0, BONUS_FX + v * MAX_FX, s[at(BONUS_NFX, v)], E.SRC_BONUS, c))
 
 
 @rules_jit_inline
@@ -197,9 +194,9 @@ def flip_cards_nb(s, p, v, n_flip, by_effect):
     for k in range(held - n_flip, held):
         c = s[hand_at(p, v, k)]
         emit_nb(s, E.EV_REVEAL, p, c, v, 0)
-        s[LOC + c] = LOC_TRUNK
+        s[at(LOC, c)] = LOC_TRUNK
         s[cnt_at(p, v, E.CNT_FLIPPED)] += 1
-        n = reveal_nb(s, n, CARD_FX + c * MAX_FX, s[CARD_NFX + c], E.SRC_PHOTO, c)
+        n = reveal_nb(s, n, CARD_FX + c * MAX_FX, s[at(CARD_NFX, c)], E.SRC_PHOTO, c)
     s[h] = held - n_flip
     s[pl_at(p, E.PL_HELD)] -= n_flip
     push_revealed_nb(s, n)
@@ -223,7 +220,7 @@ def check_win_nb(s, p):
 def ghost_worth_nb(s, src, sid):
     """Ghosts one ghost effect captures: a Photo's Building setting, the Grimoire setting, else one."""
     if src == E.SRC_PHOTO:
-        return s[GHOST_WORTH + s[CARD_VALUE + sid]]
+        return s[at(GHOST_WORTH, s[at(CARD_VALUE, sid)])]
     if src == E.SRC_GRIMOIRE:
         return s[OPT + E.OPT_GRIMOIRE_GHOST]
     return 1
@@ -235,13 +232,13 @@ def take_effect_nb(s, f, p, fx):
     hi = 8 if fx == E.FX_TAKE_8MINUS else E.N_VALUES - 1
     n = 0
     for v in range(1, hi + 1):     # written always, counted when legal (no branch to mispredict)
-        s[CAND + n] = v
-        n += s[TOWN_N + v] > 0
+        s[at(CAND, n)] = v
+        n += s[at(TOWN_N, v)] > 0
     if n == 0:
         emit_nb(s, E.EV_LOST, p, fx, 0, 0)
         return
     i = S.choose_target_nb(s, f, p, S.TARGET_TAKE, n)
-    take_card_nb(s, p, s[CAND + i], 1)
+    take_card_nb(s, p, s[at(CAND, i)], 1)
 
 
 @rules_jit
@@ -251,12 +248,12 @@ def flip_effect_nb(s, f, p, fx):
     hi = 8 if fx == E.FX_FLIP_8MINUS else E.N_VALUES - 1
     n = 0
     for v in range(lo, hi + 1):     # written always, counted when held (no branch to mispredict)
-        s[CAND + n] = v
+        s[at(CAND, n)] = v
         n += s[hand_n_at(p, v)] > 0
     if n == 0:
         emit_nb(s, E.EV_LOST, p, fx, 0, 0)
         return
-    v = s[CAND + S.choose_target_nb(s, f, p, S.TARGET_FLIP, n)]
+    v = s[at(CAND, S.choose_target_nb(s, f, p, S.TARGET_FLIP, n))]
     n_flip = s[hand_n_at(p, v)] if s[OPT + E.OPT_FLIP_SCOPE] == E.SCOPE_BUILDING else 1
     flip_cards_nb(s, p, v, n_flip, 1)
 
@@ -272,12 +269,12 @@ def pet_effect_nb(s, f, p):
     n = 0
     for q in range(s[OPT + E.OPT_N_PLAYERS]):
         if q != p and s[pl_at(q, E.PL_PETS)] > 0:
-            s[CAND + n] = q
+            s[at(CAND, n)] = q
             n += 1
     if n == 0:
         emit_nb(s, E.EV_LOST, p, E.FX_PET, 0, 0)
         return
-    q = s[CAND + S.choose_victim_nb(s, f, p, n)]
+    q = s[at(CAND, S.choose_victim_nb(s, f, p, n))]
     s[pl_at(q, E.PL_PETS)] -= 1
     s[pl_at(p, E.PL_PETS)] += 1
     emit_nb(s, E.EV_PET, p, q, 0, 0)
@@ -288,14 +285,13 @@ def clock_step_nb(s, p, top):
     """Clock hand: one step clockwise; the dial effect of the new position goes on the stack at row `top`."""
     n_dial = s[OPT + E.OPT_N_DIAL]
     step = s[SC + E.SC_CLOCK] + 1          # dial step 1..n_dial; step n_dial is midnight
-    fx = s[DIAL + step - 1]
+    fx = s[at(DIAL, step - 1)]
     pos = 0 if step == n_dial else step
     s[SC + E.SC_CLOCK] = pos
     emit_nb(s, E.EV_CLOCK, p, pos, fx, 0)
-    t = stack_at(top)
-    s[t] = fx
-    s[t + 1] = E.SRC_DIAL
-    s[t + 2] = step
+    s[stack_at(top, 0)] = fx
+    s[stack_at(top, 1)] = E.SRC_DIAL
+    s[stack_at(top, 2)] = step
     s[M_STACK] = top + 1
 
 
@@ -306,10 +302,10 @@ def grimoire_nb(s, p):
     if top >= s[OPT + E.OPT_N_GRIMOIRE]:
         emit_nb(s, E.EV_LOST, p, E.FX_GRIMOIRE, 0, 0)
         return
-    g = s[GRIM + top]
+    g = s[at(GRIM, top)]
     s[SC + E.SC_GRIM_TOP] = top + 1
-    emit_nb(s, E.EV_GRIMOIRE, p, g, s[GRIM_NFX + g], 0)
-    push_revealed_nb(s, reveal_nb(s, 0, GRIM_FX + g * MAX_FX, s[GRIM_NFX + g], E.SRC_GRIMOIRE, g))
+    emit_nb(s, E.EV_GRIMOIRE, p, g, s[at(GRIM_NFX, g)], 0)
+    push_revealed_nb(s, reveal_nb(s, 0, GRIM_FX + g * MAX_FX, s[at(GRIM_NFX, g)], E.SRC_GRIMOIRE, g))
 
 
 @rules_jit_inline
@@ -322,17 +318,16 @@ def resolve_nb(s, f, p):
     while s[M_STACK] > 0:
         top = s[M_STACK] - 1
         s[M_STACK] = top
-        t = stack_at(top)
-        fx = s[t]
-        src = s[t + 1]
-        sid = s[t + 2]
+        fx = s[stack_at(top, 0)]
+        src = s[stack_at(top, 1)]
+        sid = s[stack_at(top, 2)]
         emit_nb(s, E.EV_EFFECT, p, fx, src, sid)
         if fx == E.FX_GHOST:
             w = ghost_worth_nb(s, src, sid)
             s[pl_at(p, E.PL_GHOSTS)] += w
             if src == E.SRC_PHOTO:
-                s[cnt_at(p, s[CARD_VALUE + sid], E.CNT_GHOSTS)] += w
-                s[LOC + sid] = LOC_KEPT + p
+                s[cnt_at(p, s[at(CARD_VALUE, sid)], E.CNT_GHOSTS)] += w
+                s[at(LOC, sid)] = LOC_KEPT + p
             emit_nb(s, E.EV_GHOST, p, w, 0, 0)
         elif fx == E.FX_CLUE:
             s[pl_at(p, E.PL_CLUES)] += 1
@@ -369,10 +364,9 @@ def resolve_nb(s, f, p):
 @rules_jit
 def clock_penalty_nb(s, f, p):
     """No legal action: the clock hand moves one step and its effect applies."""
-    t = stack_at(0)
-    s[t] = E.FX_CLOCK
-    s[t + 1] = E.SRC_RULE
-    s[t + 2] = 0
+    s[stack_at(0, 0)] = E.FX_CLOCK
+    s[stack_at(0, 1)] = E.SRC_RULE
+    s[stack_at(0, 2)] = 0
     s[M_STACK] = 1
     resolve_nb(s, f, p)
 
@@ -383,7 +377,7 @@ def go_to_park_nb(s, p):
     clues = pl_at(p, E.PL_CLUES)
     while s[SC + E.SC_PARK_TOP] < s[OPT + E.OPT_N_PARK]:
         k = s[SC + E.SC_PARK_TOP]
-        need = s[PARK_REQ + k]
+        need = s[at(PARK_REQ, k)]
         if s[clues] < need:
             return
         s[clues] -= need
@@ -428,8 +422,8 @@ def play_turn_nb(s, f, p, extra):
         clock_penalty_nb(s, f, p)
     elif n_legal > 0:
         i = S.choose_action_nb(s, f, p, n_legal)
-        v = s[LEGAL + 2 * i + 1]
-        if s[LEGAL + 2 * i] == E.ACT_TAKE:
+        v = s[legal_at(i, 1)]
+        if s[legal_at(i, 0)] == E.ACT_TAKE:
             take_card_nb(s, p, v, 0)
         else:
             flip_cards_nb(s, p, v, s[hand_n_at(p, v)], 0)
@@ -485,7 +479,7 @@ def seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, game, slots):
     for seat in range(n):
         k = (seat + game) % n if rotate else seat
         slots[seat] = k
-        s[KINDS + seat] = lineup_kinds[k]
+        s[at(KINDS, seat)] = lineup_kinds[k]
         for j in range(N_PARAMS):
             f[param_at(seat, j)] = lineup_params[k, j]
 
@@ -495,7 +489,7 @@ def draws_nb(s, n_players):
     """Random numbers this game consumed, all streams together."""
     total = 0
     for i in range(2 + n_players):
-        total += s[stream_at(i) + 1]
+        total += s[stream_at(i) + np.uint64(1)]      # word 1: the stream's counter
     return total
 
 
@@ -525,9 +519,8 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
                 for k in range(E.N_PL):
                     final[i, p, k] = s[pl_at(p, k)]
                 row = counters[i, p].reshape(n_cnt)     # values 1.. of seat p, contiguous in s as in the output
-                first = cnt_at(p, 1, 0)
                 for j in range(n_cnt):
-                    row[j] = s[first + j]
+                    row[j] = s[cnt_at(p, 1, j)]
             draws[i] = draws_nb(s, n_players)
 
 

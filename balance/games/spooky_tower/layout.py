@@ -4,8 +4,16 @@ A Numba call passes each array as seven machine words (and, with the runtime on,
 the kernel passes just two arrays: ``s`` (int64: the game state, the compiled rules and an optional trace) and ``f``
 (float64: strategy parameters and public card statistics). This module names every region; sizes are fixed maxima
 so the offsets are compile-time constants. Index helpers (``hand_n_at`` ...) keep the kernel readable.
+
+Every index that is not a constant goes through a helper here, and the helpers return *unsigned* indices: Numba
+wraps a negative signed index around (``s[-1]`` is the last word), which costs a compare and a select on every access
+whose sign LLVM cannot prove; an unsigned index skips that. (Measured: the kernel ran about 1.2x faster.) Indices
+are never negative by construction; the test suite also runs games with ``NUMBA_BOUNDSCHECK=1``
+(``tests/test_kernel_build.py``), where a bad index raises instead of reading a wrong word.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from ..._jit import rules_jit
 from ...rng import STREAM_WORDS
@@ -89,44 +97,63 @@ M_CHOICE_I = MISC + 5
 
 @rules_jit
 def pl_at(p, k):
-    return PL + p * E.N_PL + k
+    return np.uint64(PL + p * E.N_PL + k)
 
 
 @rules_jit
 def hand_n_at(p, v):
-    return HAND_N + p * NV + v
+    return np.uint64(HAND_N + p * NV + v)
 
 
 @rules_jit
 def hand_at(p, v, k):
-    return HAND + (p * NV + v) * MAX_PER_VALUE + k
+    return np.uint64(HAND + (p * NV + v) * MAX_PER_VALUE + k)
 
 
 @rules_jit
 def town_at(v, k):
-    return TOWN + v * MAX_PER_VALUE + k
+    return np.uint64(TOWN + v * MAX_PER_VALUE + k)
 
 
 @rules_jit
 def cnt_at(p, v, k):
-    return CNT + (p * NV + v) * E.N_CNT + k
+    return np.uint64(CNT + (p * NV + v) * E.N_CNT + k)
 
 
 @rules_jit
 def stream_at(i):
-    return STREAMS + STREAM_WORDS * i
+    return np.uint64(STREAMS + STREAM_WORDS * i)
 
 
 @rules_jit
 def feat_at(v, fx):
-    return F_FEAT + v * E.N_EFFECTS + fx
+    return np.uint64(F_FEAT + v * E.N_EFFECTS + fx)
 
 
 @rules_jit
 def param_at(p, k):
-    return F_PARAMS + p * N_PARAMS + k
+    return np.uint64(F_PARAMS + p * N_PARAMS + k)
 
 
 @rules_jit
-def stack_at(i):
-    return STACK + 3 * i
+def stack_at(i, col):
+    """Pending-effect row i (top = last): column 0 the effect, 1 its source, 2 the source's id."""
+    return np.uint64(STACK + 3 * i + col)
+
+
+@rules_jit
+def pend_at(i, col):
+    """Revealed-effect row i, columns as in stack_at."""
+    return np.uint64(PEND + 3 * i + col)
+
+
+@rules_jit
+def legal_at(i, col):
+    """Legal action row i: column 0 the action (enums.ACT_*), 1 the Building value."""
+    return np.uint64(LEGAL + 2 * i + col)
+
+
+@rules_jit
+def at(region, i):
+    """Word i of a one-dimensional region (``at(TOWN_N, v)``, ``at(CAND, k)`` ...)."""
+    return np.uint64(region + i)

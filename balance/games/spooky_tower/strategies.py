@@ -21,7 +21,7 @@ from ..._jit import rules_jit, rules_jit_inline
 from ...rng import flat_below_nb
 from . import enums as E
 from .layout import (BONUS_COUNT, CAND, CHOICE_SCRIPT, DIAL, F_GHOST, KINDS, LEGAL, M_CHOICE_I, M_CHOICE_N,
-                     SC, TOWN_N, feat_at, hand_n_at, param_at, pl_at, stream_at)
+                     SC, TOWN_N, at, feat_at, hand_n_at, legal_at, param_at, pl_at, stream_at)
 
 RANDOM = 0
 GHOST_HUNTER = 1
@@ -39,7 +39,7 @@ def scripted_nb(s, default):
     i = s[M_CHOICE_I]
     if i < s[M_CHOICE_N]:
         s[M_CHOICE_I] = i + 1
-        return s[CHOICE_SCRIPT + i]
+        return s[at(CHOICE_SCRIPT, i)]
     return default
 
 
@@ -47,7 +47,7 @@ def scripted_nb(s, default):
 def ghost_value_nb(f, v):
     """Expected ghosts (pets included) from flipping one card of value v, plus 0.3 for each effect leading on
     (a function of the public card list only, so it is computed once per scenario: ``fill_ghost_values_nb``)."""
-    return f[F_GHOST + v]
+    return f[at(F_GHOST, v)]
 
 
 @rules_jit
@@ -63,13 +63,13 @@ def ghost_value_formula_nb(f, v):
 def fill_ghost_values_nb(f):
     """Fill the ghost-value table at ``F_GHOST`` from the public card statistics at ``F_FEAT``."""
     for v in range(E.N_VALUES):
-        f[F_GHOST + v] = ghost_value_formula_nb(f, v)
+        f[at(F_GHOST, v)] = ghost_value_formula_nb(f, v)
 
 
 @rules_jit
 def clock_value_nb(s, fragment_weight, ghost_weight):
     """Worth of one clock step now: what the next dial step gives."""
-    nxt = s[DIAL + s[SC + E.SC_CLOCK]]    # the hand is at 0..n_dial-1; the next step's effect is at that index
+    nxt = s[at(DIAL, s[SC + E.SC_CLOCK])]    # the hand is at 0..n_dial-1; the next step's effect is at that index
     if nxt == E.FX_FRAGMENT:
         return fragment_weight
     if nxt == E.FX_PET or nxt == E.FX_GHOST:
@@ -80,13 +80,13 @@ def clock_value_nb(s, fragment_weight, ghost_weight):
 @rules_jit_inline
 def bonus_count_nb(s, v, fx):
     """How many times effect fx is among value v's Building-side bonuses (tabled by compile_rules)."""
-    return s[BONUS_COUNT + v * E.N_EFFECTS + fx]
+    return s[at(BONUS_COUNT, v * E.N_EFFECTS + fx)]
 
 
 @rules_jit_inline
 def action_score_nb(s, f, p, act, v):
     """Heuristic worth of one legal action (take or flip value v) for seat p's strategy."""
-    kind = s[KINDS + p]
+    kind = s[at(KINDS, p)]
     held = s[hand_n_at(p, v)]
     if kind == GHOST_HUNTER:   # params: flip_min_ev, take_weight, reroll_below, steal_leader
         if act == E.ACT_FLIP:
@@ -95,7 +95,7 @@ def action_score_nb(s, f, p, act, v):
         return f[param_at(p, 1)] * ghost_value_nb(f, v)
     if kind == COLLECTOR:      # params: stack_target, reroll_below
         if act == E.ACT_FLIP:
-            ready = held >= f[param_at(p, 0)] or s[TOWN_N + v] == 0
+            ready = held >= f[param_at(p, 0)] or s[at(TOWN_N, v)] == 0
             return (10.0 if ready else -1.0) + held * ghost_value_nb(f, v)
         return 1.0 + held + ghost_value_nb(f, v)
     # CLOCK_RUSHER; params: fragment_weight, ghost_weight, reroll_below
@@ -115,7 +115,7 @@ def best_action_nb(s, f, p, n_legal):
     best = 0
     best_s = -1e300
     for i in range(n_legal):
-        sc = action_score_nb(s, f, p, s[LEGAL + 2 * i], s[LEGAL + 2 * i + 1])
+        sc = action_score_nb(s, f, p, s[legal_at(i, 0)], s[legal_at(i, 1)])
         if sc > best_s:
             best_s = sc
             best = i
@@ -129,7 +129,7 @@ def wants_reroll_nb(s, f, p, n_legal):
     The scripted (test) strategy is asked even then, so that tests can decline and reach the ``stuck_with_token``
     rule option; once its script is used up it answers like the others.
     """
-    kind = s[KINDS + p]
+    kind = s[at(KINDS, p)]
     if kind == SCRIPTED:
         return scripted_nb(s, 1 if n_legal == 0 else 0) == 1
     if n_legal == 0:
@@ -143,9 +143,9 @@ def wants_reroll_nb(s, f, p, n_legal):
 @rules_jit_inline
 def choose_action_nb(s, f, p, n_legal):
     """Index of the legal (action, value) row to play; uniform over distinct rows for the random strategy."""
-    if s[KINDS + p] == RANDOM:
+    if s[at(KINDS, p)] == RANDOM:
         return flat_below_nb(s, stream_at(2 + p), n_legal)
-    if s[KINDS + p] == SCRIPTED:
+    if s[at(KINDS, p)] == SCRIPTED:
         return scripted_nb(s, 0)
     i, _ = best_action_nb(s, f, p, n_legal)
     return i
@@ -154,7 +154,7 @@ def choose_action_nb(s, f, p, n_legal):
 @rules_jit
 def choose_target_nb(s, f, p, purpose, n_cand):
     """Index into the candidate values of the one a take effect (purpose 0) or flip effect (1) targets."""
-    kind = s[KINDS + p]
+    kind = s[at(KINDS, p)]
     if kind == RANDOM:
         return flat_below_nb(s, stream_at(2 + p), n_cand)
     if kind == SCRIPTED:
@@ -162,7 +162,7 @@ def choose_target_nb(s, f, p, purpose, n_cand):
     best = 0
     best_s = -1e300
     for i in range(n_cand):
-        v = s[CAND + i]
+        v = s[at(CAND, i)]
         if kind == CLOCK_RUSHER:
             cv = clock_value_nb(s, f[param_at(p, 0)], f[param_at(p, 1)])
             if purpose == TARGET_TAKE:
@@ -182,7 +182,7 @@ def choose_target_nb(s, f, p, purpose, n_cand):
 @rules_jit
 def choose_victim_nb(s, f, p, n_cand):
     """Index into the candidate seats (each holding a pet) of the player to steal a Ghost Pet from."""
-    kind = s[KINDS + p]
+    kind = s[at(KINDS, p)]
     if kind == RANDOM:
         return flat_below_nb(s, stream_at(2 + p), n_cand)
     if kind == SCRIPTED:
@@ -192,7 +192,7 @@ def choose_victim_nb(s, f, p, n_cand):
     best = 0
     best_s = -1
     for i in range(n_cand):
-        q = s[CAND + i]
+        q = s[at(CAND, i)]
         sc = s[pl_at(q, E.PL_GHOSTS)] + s[pl_at(q, E.PL_PETS)]
         if sc > best_s:
             best_s = sc
@@ -203,6 +203,6 @@ def choose_victim_nb(s, f, p, n_cand):
 @rules_jit_inline
 def wants_park_nb(s, f, p):
     """Go to the Park with the clues gained this turn? Every shipped strategy goes (a Park card is a ghost)."""
-    if s[KINDS + p] == SCRIPTED:
+    if s[at(KINDS, p)] == SCRIPTED:
         return scripted_nb(s, 1) == 1
     return True
