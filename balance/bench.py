@@ -2,9 +2,10 @@
 
 The floor kernel makes, per game, exactly as many random draws as the real kernel made for that game and applies no
 rules, so `kernel / floor` says how much the rules cost beyond the random numbers. Compile time is excluded: every
-path runs once untimed first, which also excludes the first touch of fresh output memory (pages the operating
-system must zero). The kernel and the floor report the fastest of REPEATS timed runs. Ratios in one process are
-what to compare on a noisy machine.
+path runs once untimed first. The timed kernel runs play into the output arrays of that first run, as `balance run`
+plays each chunk into the arrays of the one before (fresh arrays cost the operating system zeroing new pages, about
+6% of a 2M-game chunk). The kernel and the floor report the fastest of REPEATS timed runs. Ratios in one process
+are what to compare on a noisy machine.
 """
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def _best_rate(work, items: int) -> float:
 def _kernel(spec, compiled, scenario, games, threads):
     n_threads = set_threads(threads)
     out = play_chunk(spec, compiled, scenario, 0, games, n_threads)      # compile, and first touch of the outputs
-    rate = _best_rate(lambda: play_chunk(spec, compiled, scenario, 0, games, n_threads), games)
+    rate = _best_rate(lambda: play_chunk(spec, compiled, scenario, 0, games, n_threads, out=out), games)
     return rate, out, n_threads
 
 

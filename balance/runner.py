@@ -46,10 +46,13 @@ def set_threads(threads: int | None) -> int:
     return n
 
 
-def play_chunk(spec, compiled, scenario: Scenario, game0: int, n_games: int, threads: int) -> dict:
-    """Play games game0 .. game0+n_games-1 of the scenario; four blocks per thread keep both cores busy."""
+def play_chunk(spec, compiled, scenario: Scenario, game0: int, n_games: int, threads: int,
+               out: dict | None = None) -> dict:
+    """Play games game0 .. game0+n_games-1 of the scenario; four blocks per thread keep both cores busy.
+
+    ``out``: an earlier chunk's arrays to play into when they are large enough (see the game's ``run_chunk``)."""
     return spec.run_chunk(compiled, seed=scenario.seed, rotate=scenario.seat_rotation, game0=game0, n_games=n_games,
-                          n_blocks=4 * threads)
+                          n_blocks=4 * threads, out=out)
 
 
 def next_chunk(agg: Aggregator, played: int, options: RunOptions) -> int:
@@ -83,12 +86,15 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
                    desc=scenario.name[:40])
     played = 0
     sim_s = 0.0
+    buffers = None      # the largest chunk's arrays, played into again: the aggregator copies what it keeps
     try:
         while played < target:
             n = min(next_chunk(agg, played, options), target - played)
             t = time.perf_counter()
-            chunk = play_chunk(spec, compiled, scenario, played, n, threads)
+            chunk = play_chunk(spec, compiled, scenario, played, n, threads, out=buffers)
             sim_s += time.perf_counter() - t
+            if buffers is None or n > buffers["game"].shape[0]:
+                buffers = chunk
             agg.update(chunk)
             played += n
             if bar is not None:

@@ -5,6 +5,7 @@ import json
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -56,6 +57,16 @@ def test_run_is_reproducible_across_threads_and_chunks(cli):
     b = json.loads(cli("run", "-n", 5000, "--json", "--threads", 2, "--chunk-size", 5000).output)
     for key in ("seats", "victories", "lengths", "cards"):
         assert a[key] == b[key]
+
+
+def test_kept_games_survive_later_chunks_played_into_the_same_arrays():
+    """The runner plays each chunk into the previous chunk's arrays; the games kept from earlier chunks are copies."""
+    from balance import simulate
+    small = simulate(games=5000, seed=3, chunk_size=777, keep_games=4000, threads=1)
+    whole = simulate(games=5000, seed=3, chunk_size=5000, keep_games=4000, threads=2)
+    assert len(small.games) == 4000
+    assert small.games["game"].tolist() == list(range(4000))
+    pd.testing.assert_frame_equal(small.games, whole.games)
 
 
 def test_target_ci_stops_at_the_requested_precision(cli):

@@ -52,7 +52,7 @@ class GameSpec:
     item_name: str                          # what the counters are per (e.g. "value")
     item_labels: tuple[int, ...]            # labels of the counted items (e.g. Building values 1..12)
     compile_scenario: Callable[[Any], Any] = field(repr=False)           # Scenario -> kernel inputs
-    run_chunk: Callable[..., dict[str, Any]] = field(repr=False)         # kernel inputs -> per-game outcome arrays
+    run_chunk: Callable[..., dict[str, Any]] = field(repr=False)         # kernel inputs (, out=) -> per-game arrays
     default_scenario: Callable[[], dict[str, Any]] = field(repr=False)   # the embedded default, as a dict
     assumptions: Callable[[Any], list[tuple[str, str, str]]] = field(repr=False)  # (setting, value, reason) rows
 

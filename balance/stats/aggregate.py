@@ -240,14 +240,15 @@ class Aggregator:
         t = self.tallies
         names = np.asarray(t.victory_names, dtype=object)
         lineup = np.asarray(t.lineup, dtype=object)
+        # np.array copies: the runner plays the next chunk into the same arrays.
         cols: dict[str, Any] = {
-            "game": np.asarray(chunk["game"][:n], dtype=np.int64),
-            "winner": np.asarray(chunk["winner"][:n], dtype=np.int64),
+            "game": np.array(chunk["game"][:n], dtype=np.int64),
+            "winner": np.array(chunk["winner"][:n], dtype=np.int64),
             "victory": names[np.asarray(chunk["victory"][:n], dtype=np.int64)],
-            "turns": np.asarray(chunk["turns"][:n], dtype=np.int64),
-            "rounds": np.asarray(chunk["rounds"][:n], dtype=np.int64),
+            "turns": np.array(chunk["turns"][:n], dtype=np.int64),
+            "rounds": np.array(chunk["rounds"][:n], dtype=np.int64),
         }
-        final = np.asarray(chunk["final"][:n], dtype=np.int64)
+        final = np.array(chunk["final"][:n], dtype=np.int64)
         slots = np.asarray(chunk["seat_strategy"][:n], dtype=np.int64)
         for s in range(len(t.lineup)):
             cols[f"seat{s}_strategy"] = lineup[slots[:, s]]
