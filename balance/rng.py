@@ -8,6 +8,11 @@ see the same dice for as long as they roll the same number of dice.
 The mixer is SplitMix64's finaliser (a bijection on 64-bit words); a stream at ``counter`` returns
 ``mix(key + (counter + 1) * GOLDEN)``, which is SplitMix64 seeded at ``key`` with random access.
 
+A draw is usually one word: ``below(n)`` scales its top 32 bits to [0, n) (multiply-shift). ``pair(n1, n2)`` makes
+two draws from one word, the top half scaled to [0, n1) and the bottom half to [0, n2): both dice of a roll, two
+steps of a shuffle. SplitMix64's output is uniform over all 64 bits, so the halves are independent; the counter
+counts words.
+
 A stream is a ``uint64[2]`` array ``[key, counter]`` so that jitted code can advance it in place. The functions
 here run compiled (``*_nb``) and also have plain-Python twins (``py_*``) that the reference engine uses; a test
 checks that both give the same numbers.
@@ -27,6 +32,7 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _ONE = np.uint64(1)
 _TWO = np.uint64(2)
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 # Stream purposes. A seat's strategy stream is PURPOSE_STRATEGY + seat.
 PURPOSE_DICE = 0
@@ -115,12 +121,16 @@ class PyStream:
     def below(self, n: int) -> int:
         return ((self.next_u64() >> 32) * n) >> 32
 
+    def pair(self, n1: int, n2: int) -> tuple[int, int]:
+        word = self.next_u64()
+        return ((word >> 32) * n1) >> 32, ((word & 0xFFFFFFFF) * n2) >> 32
+
 
 # ---------------------------------------------------------------------------------------------------------------
 # Streams stored inside a flat int64 state array, for kernels that pass one array around: STREAM_WORDS words at
-# `off`: the key, the counter (draws consumed) and the top 32 bits of the word for the next counter, computed one
-# draw ahead. A draw then waits only for a load and a multiply; the three dependent multiplies of the mixer run
-# while the rules use the draw. (The dice decide everything in a turn, so that wait was on the critical path.)
+# `off`: the key, the counter (words consumed) and the word for the next counter, computed one draw ahead. A draw
+# then waits only for a load and a multiply; the three dependent multiplies of the mixer run while the rules use the
+# draw. (The dice decide everything in a turn, so that wait was on the critical path.)
 # int64 <-> uint64 casts reinterpret the bits, so these are the same streams as above.
 
 STREAM_WORDS = 3
@@ -128,11 +138,11 @@ STREAM_WORDS = 3
 
 @rules_jit
 def flat_seek_nb(s, off, key, counter):
-    """Point the stream at s[off:off+STREAM_WORDS] at `counter` (draws consumed) of the stream with this key."""
+    """Point the stream at s[off:off+STREAM_WORDS] at `counter` (words consumed) of the stream with this key."""
     o = np.uint64(off)          # unsigned indices: no negative-index wraparound (see games/*/layout.py)
     s[o] = key
     s[o + _ONE] = counter
-    s[o + _TWO] = np.int64(word32_nb(np.uint64(key), counter + 1))
+    s[o + _TWO] = np.int64(mix64_nb(np.uint64(key) + np.uint64(counter + 1) * GOLDEN))
 
 
 @rules_jit
@@ -144,9 +154,23 @@ def flat_init_nb(s, off, seed, game, purpose):
 @rules_jit_inline
 def flat_below_nb(s, off, n):
     """Uniform integer in [0, n) from the stream at s[off:]; same numbers as :func:`below_nb`."""
+    return scale_nb(flat_word_nb(s, off) >> _S32, n)
+
+
+@rules_jit_inline
+def flat_word_nb(s, off):
+    """Next 64-bit word of the stream at s[off:] (uint64); advances it."""
     o = np.uint64(off)
     word = np.uint64(s[o + _TWO])
     c = s[o + _ONE] + 1
     s[o + _ONE] = c
-    s[o + _TWO] = np.int64(word32_nb(np.uint64(s[o]), c + 1))
-    return scale_nb(word, n)
+    s[o + _TWO] = np.int64(mix64_nb(np.uint64(s[o]) + np.uint64(c + 1) * GOLDEN))
+    return word
+
+
+@rules_jit_inline
+def flat_pair_nb(s, off, n1, n2):
+    """Two uniform integers in [0, n1) and [0, n2) from the two halves of one word of the stream at s[off:]; same
+    numbers as :meth:`PyStream.pair`."""
+    word = flat_word_nb(s, off)
+    return scale_nb(word >> _S32, n1), scale_nb(word & _LOW32, n2)

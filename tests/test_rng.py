@@ -8,8 +8,8 @@ from numba import njit
 from scipy import stats
 
 from balance import rng
-from balance.rng import (STREAM_WORDS, PyStream, below_nb, flat_below_nb, flat_init_nb, mix64_nb, next_u64_nb,
-                         py_mix64, py_stream_key, stream_init_nb, stream_key_nb)
+from balance.rng import (STREAM_WORDS, PyStream, below_nb, flat_below_nb, flat_init_nb, flat_pair_nb, mix64_nb,
+                         next_u64_nb, py_mix64, py_stream_key, stream_init_nb, stream_key_nb)
 
 SEEDS = [0, 1, 2, 12345, 2**31 - 1, 2**32, 2**53 + 1, 2**63 - 1, 2**64 - 1]
 GAMES = [0, 1, 7, 99_999, 10**12]
@@ -142,6 +142,54 @@ def test_successive_draws_are_independent():
     table = np.zeros((6, 6), np.int64)
     np.add.at(table, (x[:-1], x[1:]), 1)
     assert stats.chi2_contingency(table).pvalue > 1e-4
+
+
+@njit(cache=True)
+def flat_pairs_nb(seed, game, purpose, n1, n2, count):
+    """`count` pair draws (both dice of a roll) through a flat stream, as rows (first, second)."""
+    s = np.zeros(STREAM_WORDS, np.int64)
+    flat_init_nb(s, 0, seed, game, purpose)
+    out = np.empty((count, 2), np.int64)
+    for i in range(count):
+        a, b = flat_pair_nb(s, 0, n1, n2)
+        out[i, 0] = a
+        out[i, 1] = b
+    return out, s[1]
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_pair_draws_equal_the_python_twin(seed):
+    for n1, n2 in ((6, 6), (5, 4), (12, 11)):
+        got, counter = flat_pairs_nb(np.uint64(seed), 3, rng.PURPOSE_DICE, n1, n2, 50)
+        py = PyStream(seed, 3, rng.PURPOSE_DICE)
+        assert got.tolist() == [list(py.pair(n1, n2)) for _ in range(50)]
+        assert counter == py.counter == 50       # one word for both
+        assert got[:, 0].max() < n1 and got[:, 1].max() < n2 and got.min() >= 0
+
+
+def test_the_two_dice_of_one_word_are_fair_and_independent():
+    # Both halves of 360,000 words as (die 1, die 2): a 6 x 6 table, each margin uniform and no dependence.
+    x, _ = flat_pairs_nb(np.uint64(5), 0, rng.PURPOSE_DICE, 6, 6, 360_000)
+    table = np.zeros((6, 6), np.int64)
+    np.add.at(table, (x[:, 0], x[:, 1]), 1)
+    assert stats.chisquare(table.sum(axis=0)).pvalue > 1e-4
+    assert stats.chisquare(table.sum(axis=1)).pvalue > 1e-4
+    assert stats.chi2_contingency(table).pvalue > 1e-4
+    assert stats.chisquare(table.ravel()).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_shuffles_make_every_order_equally_likely(n):
+    # The game's Fisher-Yates (two positions a word, then a last odd one) over 200 * n! games' shuffle streams:
+    # every one of the n! orders about equally often.
+    from itertools import permutations
+
+    from balance.games.spooky_tower.reference import shuffled
+    orders = {p: i for i, p in enumerate(permutations(range(n)))}
+    counts = np.zeros(len(orders), np.int64)
+    for game in range(200 * len(orders)):
+        counts[orders[tuple(shuffled(range(n), PyStream(4, game, rng.PURPOSE_SHUFFLE)))]] += 1
+    assert stats.chisquare(counts).pvalue > 1e-4
 
 
 def test_each_seed_game_and_purpose_has_its_own_stream():

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..._jit import rules_jit, rules_jit_inline
-from ...rng import (PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, scale_nb,
+from ...rng import (PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_pair_nb, scale_nb,
                    stream_key_nb, word32_nb)
 from . import enums as E
 from . import strategies as S
@@ -74,26 +74,43 @@ def reset_nb(s, seed, game):
         for i in range(n):
             s[town_at(v, i)] = first + i
             s[at(LOC, first + i)] = LOC_TOWN
-        for i in range(n - 1, 0, -1):
-            j = flat_below_nb(s, sh, i + 1)
-            t = s[town_at(v, i)]
-            s[town_at(v, i)] = s[town_at(v, j)]
-            s[town_at(v, j)] = t
+        shuffle_nb(s, town_at(v, 0), n, sh)
         s[at(TOWN_N, v)] = n
     n_grim = s[OPT + E.OPT_N_GRIMOIRE]
     for i in range(n_grim):
         s[at(GRIM, i)] = i
-    for i in range(n_grim - 1, 0, -1):
-        j = flat_below_nb(s, sh, i + 1)
-        t = s[at(GRIM, i)]
-        s[at(GRIM, i)] = s[at(GRIM, j)]
-        s[at(GRIM, j)] = t
+    shuffle_nb(s, at(GRIM, 0), n_grim, sh)
+
+
+@rules_jit_inline
+def swap_nb(s, a, b):
+    t = s[a]
+    s[a] = s[b]
+    s[b] = t
+
+
+@rules_jit_inline
+def shuffle_nb(s, base, n, sh):
+    """Fisher-Yates shuffle of s[base:base+n] from the stream at `sh`: position i (from the top down) swaps with a
+    uniform position 0..i; the two halves of one stream word serve two positions."""
+    i = n - 1
+    while i >= 2:
+        j1, j2 = flat_pair_nb(s, sh, i + 1, i)
+        swap_nb(s, base + np.uint64(i), base + np.uint64(j1))
+        swap_nb(s, base + np.uint64(i - 1), base + np.uint64(j2))
+        i -= 2
+    if i == 1:
+        swap_nb(s, base + np.uint64(1), base + np.uint64(flat_below_nb(s, sh, 2)))
 
 
 @rules_jit_inline
 def roll_nb(s):
-    """1. Roll Dice: two six-sided dice from the game's dice stream (or the test script while it lasts)."""
-    return die_nb(s), die_nb(s)
+    """1. Roll Dice: two six-sided dice from one word of the game's dice stream (or the test script while it lasts,
+    one die at a time)."""
+    if s[M_DICE_I] < s[M_DICE_N]:
+        return die_nb(s), die_nb(s)
+    d1, d2 = flat_pair_nb(s, stream_at(DICE), 6, 6)
+    return d1 + 1, d2 + 1
 
 
 @rules_jit_inline

@@ -173,11 +173,18 @@ class ReferenceGame:
 # --- the game --------------------------------------------------------------------------------------------------------
 
 def shuffled(cards: Sequence[int], stream: PyStream) -> list[int]:
-    """Fisher-Yates from the back, as every shuffle of the game is done."""
+    """Fisher-Yates from the back, as every shuffle of the game is done: position i swaps with a uniform position
+    0..i. One stream word serves two positions (``PyStream.pair``); a last odd position takes a word of its own."""
     out = list(cards)
-    for i in range(len(out) - 1, 0, -1):
-        j = stream.below(i + 1)
-        out[i], out[j] = out[j], out[i]
+    i = len(out) - 1
+    while i >= 2:
+        j1, j2 = stream.pair(i + 1, i)
+        out[i], out[j1] = out[j1], out[i]
+        out[i - 1], out[j2] = out[j2], out[i - 1]
+        i -= 2
+    if i == 1:
+        j = stream.below(2)
+        out[1], out[j] = out[j], out[1]
     return out
 
 
@@ -380,7 +387,12 @@ class Table:
         self.end_of_turn(me)
 
     def roll(self) -> tuple[int, int]:
-        return self.die(), self.die()
+        """Both dice from one word of the dice stream (``PyStream.pair``); scripted dice, while any are left, one
+        at a time."""
+        if self.dice_script:
+            return self.die(), self.die()
+        d1, d2 = self.dice.pair(6, 6)
+        return d1 + 1, d2 + 1
 
     def die(self) -> int:
         if self.dice_script:
