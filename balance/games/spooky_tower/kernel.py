@@ -143,10 +143,10 @@ def legal_actions_nb(s, p, d1, d2):
     c = d1 + d2
     two = b != a
     n = offer_nb(s, 0, E.ACT_TAKE, a, s[at(TOWN_N, a)] > 0)
-    n = offer_nb(s, n, E.ACT_TAKE, b, two and s[at(TOWN_N, b)] > 0)
+    n = offer_nb(s, n, E.ACT_TAKE, b, two & (s[at(TOWN_N, b)] > 0))
     n = offer_nb(s, n, E.ACT_TAKE, c, s[at(TOWN_N, c)] > 0)
     n = offer_nb(s, n, E.ACT_FLIP, a, s[hand_n_at(p, a)] > 0)
-    n = offer_nb(s, n, E.ACT_FLIP, b, two and s[hand_n_at(p, b)] > 0)
+    n = offer_nb(s, n, E.ACT_FLIP, b, two & (s[hand_n_at(p, b)] > 0))
     return offer_nb(s, n, E.ACT_FLIP, c, s[hand_n_at(p, c)] > 0)
 
 
@@ -412,8 +412,7 @@ def play_turn_nb(s, f, p, extra):
     s[SC + E.SC_CLUE_GAINED] = 0
     s[SC + E.SC_EXTRA_GAINED] = 0
     s[SC + E.SC_ACTIVE] = p
-    if p == 0 and not extra:
-        s[SC + E.SC_ROUND] += 1
+    s[SC + E.SC_ROUND] += (p == 0) & (extra == 0)
     emit_nb(s, E.EV_TURN, p, s[SC + E.SC_TURN], s[SC + E.SC_ROUND], extra)
     d1, d2 = roll_nb(s)
     emit_nb(s, E.EV_ROLL, p, d1, d2, 0)
