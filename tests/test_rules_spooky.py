@@ -213,6 +213,26 @@ def test_take_applies_the_bonus():
     assert t.sc(E.SC_CLOCK) == 1 and t.pl(0, E.PL_PETS) == 1 and t.sc(E.SC_PETS_CENTER) == 2
 
 
+@pytest.mark.parametrize("bonus, trail", [
+    # Only token refreshes (resolved in place, one effect each) ...
+    (["reroll", "reroll"], [(E.FX_REROLL, E.SRC_BONUS), (E.FX_REROLL, E.SRC_BONUS)]),
+    # ... or mixed with others: as printed, each chain depth first (the clock's dial step before what follows).
+    (["reroll", "clock"], [(E.FX_REROLL, E.SRC_BONUS), (E.FX_CLOCK, E.SRC_BONUS), (E.FX_PET, E.SRC_DIAL)]),
+    (["clock", "reroll"], [(E.FX_CLOCK, E.SRC_BONUS), (E.FX_PET, E.SRC_DIAL), (E.FX_REROLL, E.SRC_BONUS)]),
+])
+def test_a_bonus_of_several_effects_resolves_each_in_printed_order(bonus, trail):
+    comp = SpookyTowerComponents()
+    comp.buildings[1] = comp.buildings[1].model_copy(update={"bonus": bonus})
+    t = Table(components=comp)
+    t.set_pl(0, E.PL_TOKEN, 0)
+    t.set_pl(0, E.PL_CLUES, 0)
+    ev = t.turn(dice=(2, 5), choices=(0,))           # token spent, so no reroll question; take 2
+    assert only(ev, E.EV_TAKE)[0][2] == 2
+    assert effect_trail(ev) == trail
+    assert t.pl(0, E.PL_TOKEN) == 1 and len(only(ev, E.EV_TOKEN)) == bonus.count("reroll")
+    assert t.pl(0, E.PL_PETS) == bonus.count("clock")
+
+
 def test_an_empty_stack_is_not_a_legal_take():
     t = Table()
     t.to_trunk(5)
