@@ -203,9 +203,10 @@ def take_card_nb(s, p, v, by_effect):
     if s[at(BONUS_COUNT, v * E.N_EFFECTS + E.FX_REROLL)] == nfx:
         # No bonus, or only Reroll-token refreshes (values 1-4 of the card list). Pushed, they would resolve next,
         # before anything already pending, and do nothing but make the token available: done here in place.
-        for _ in range(nfx):
+        s[pl_at(p, E.PL_TOKEN)] |= nfx > 0     # no branch: whether a value has a bonus is a coin flip
+        for _ in range(nfx):                   # the events (a loop only in traced games)
             emit_nb(s, E.EV_EFFECT, p, E.FX_REROLL, E.SRC_BONUS, c)
-            refresh_token_nb(s, p)
+            emit_nb(s, E.EV_TOKEN, p, 0, 0, 0)
         return
     push_revealed_nb(s, reveal_nb(s, 0, BONUS_FX + v * MAX_FX, nfx, E.SRC_BONUS, c))
 
