@@ -304,10 +304,9 @@ def pet_effect_nb(s, f, p):
         emit_nb(s, E.EV_PET, p, -1, 0, 0)
         return
     n = 0
-    for q in range(s[OPT + E.OPT_N_PLAYERS]):
-        if q != p and s[pl_at(q, E.PL_PETS)] > 0:
-            s[at(CAND, n)] = q
-            n += 1
+    for q in range(s[OPT + E.OPT_N_PLAYERS]):      # written always, counted when a victim (no branch to mispredict)
+        s[at(CAND, n)] = q
+        n += (q != p) & (s[pl_at(q, E.PL_PETS)] > 0)
     if n == 0:
         emit_nb(s, E.EV_LOST, p, E.FX_PET, 0, 0)
         return
