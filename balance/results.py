@@ -274,9 +274,10 @@ class Results:
         t = self.meta.get("timing") or {}
         gps = t.get("games_per_s")
         speed = f"{gps:,.0f} games/s" if gps else "n/a games/s"
+        threads = t.get("threads", "?")
         return (f"Played {self.tallies.games:,} games in {t.get('simulate_s', float('nan')):.2f} s of simulation "
-                f"({speed} on {t.get('threads', '?')} threads); compile/load {t.get('compile_s', float('nan')):.2f} s, "
-                f"wall {t.get('wall_s', float('nan')):.2f} s")
+                f"({speed} on {threads} thread{'' if threads == 1 else 's'}); "
+                f"compile/load {t.get('compile_s', float('nan')):.2f} s, wall {t.get('wall_s', float('nan')):.2f} s")
 
     def target_line(self) -> str:
         """Whether a --target-ci run reached its precision, and after how many games."""

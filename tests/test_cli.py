@@ -40,6 +40,15 @@ def test_run_prints_every_table_and_speed(cli):
         assert needle in out, needle
 
 
+@pytest.mark.parametrize("threads, says", [(1, "on 1 thread)"), (2, "on 2 threads)")])
+def test_run_speed_line_counts_threads(cli, threads, says):
+    res = cli("run", "-n", 1000, "--threads", threads)
+    assert res.exit_code == 0, res.output
+    if threads == 2 and "on 1 thread)" in res.output:
+        pytest.skip("Numba has one thread here")
+    assert says in res.output
+
+
 def test_run_json_and_out_dir(cli, tmp_path):
     res = cli("run", "-n", 2000, "--players", 2, "--json", "--out", tmp_path / "res", "--keep-games", 50)
     assert res.exit_code == 0, res.output
