@@ -1,11 +1,11 @@
 """Speed, measured in one run on the same seeds: the kernel against the reference engine and a no-rules floor.
 
-The floor kernel makes, per game, exactly as many random draws as the real kernel made for that game and applies no
-rules, so `kernel / floor` says how much the rules cost beyond the random numbers. Compile time is excluded: every
-path runs once untimed first. The timed kernel runs play into the output arrays of that first run, as `balance run`
-plays each chunk into the arrays of the one before (fresh arrays cost the operating system zeroing new pages, about
-6% of a 2M-game chunk). The kernel and the floor report the fastest of REPEATS timed runs. Ratios in one process
-are what to compare on a noisy machine.
+The floor kernel makes, per game, exactly as many random draws (stream words) as the real kernel made for that game
+and applies no rules, so `kernel / floor` says how much the rules cost beyond the random numbers. Compile time is
+excluded: every path runs once untimed first. The timed kernel runs play into the output arrays of that first run,
+as `balance run` plays each chunk into the arrays of the one before (fresh arrays cost the operating system zeroing
+new pages, about 6% of a 2M-game chunk). The kernel and the floor report the fastest of REPEATS timed runs. Ratios
+in one process are what to compare on a noisy machine.
 """
 from __future__ import annotations
 

@@ -15,14 +15,15 @@ import numpy as np
 from numba import njit, prange
 
 from ..._jit import rules_jit, rules_jit_inline
-from ...rng import (PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_pair_nb, scale_nb,
-                   stream_key_nb, word32_nb)
+from ...rng import (PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_pair_nb,
+                   scale_nb, stream_key_nb, word32_nb)
 from . import enums as E
 from . import strategies as S
-from .layout import (BONUS_COUNT, DICE_SCRIPT, CHOICE_SCRIPT, M_DICE_I, M_DICE_N, M_CHOICE_I, M_CHOICE_N, BONUS_FX, BONUS_NFX, CARD_FX, CARD_NFX, CARD_VALUE, DIAL, GHOST_WORTH, GRIM, GRIM_FX,
-                     GRIM_NFX, KINDS, LEGAL, CAND, LOC, M_STACK, M_TRACE, MAX_FX, OPT, PARK_REQ, PEND,
-                     PRIORITY, SC, TOWN_N, PL, HAND_N, CNT, MISC, MAX_PLAYERS, NV, TRACE, VALUE_COUNT, VALUE_FIRST, cnt_at, hand_at, hand_n_at,
-                     param_at, pl_at, stack_at, stream_at, town_at, N_PARAMS, at, legal_at, pend_at)
+from .layout import (BONUS_COUNT, BONUS_FX, BONUS_NFX, CAND, CARD_FX, CARD_NFX, CARD_VALUE, CHOICE_SCRIPT, CNT, DIAL,
+                     DICE_SCRIPT, GHOST_WORTH, GRIM, GRIM_FX, GRIM_NFX, HAND_N, KINDS, LOC, MAX_FX, MAX_PLAYERS, MISC,
+                     M_CHOICE_I, M_CHOICE_N, M_DICE_I, M_DICE_N, M_STACK, M_TRACE, NV, N_PARAMS, OPT, PARK_REQ, PL,
+                     PRIORITY, SC, TOWN_N, TRACE, VALUE_COUNT, VALUE_FIRST, at, cnt_at, hand_at, hand_n_at, legal_at,
+                     param_at, pend_at, pl_at, stack_at, stream_at, town_at)
 
 LOC_TOWN = -1
 LOC_TRUNK = -2
@@ -520,7 +521,7 @@ def seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, game, slots):
 
 @rules_jit
 def draws_nb(s, n_players):
-    """Random numbers this game consumed, all streams together."""
+    """Stream words this game consumed, all streams together (one word gives both dice of a roll)."""
     total = 0
     for i in range(2 + n_players):
         total += s[stream_at(i) + np.uint64(1)]      # word 1: the stream's counter
@@ -572,7 +573,7 @@ def trace_game_nb(s0, f0, lineup_kinds, lineup_params, seed, game, trace_rows):
 
 @njit(cache=True, parallel=True)
 def floor_nb(draws, seed, game0, n_blocks, sink):
-    """Speed floor: per game, as many random draws as the real kernel made, and no rules.
+    """Speed floor: per game, as many random draws (stream words) as the real kernel made, and no rules.
 
     Each draw is computed straight from its counter (the kernel's streams compute the same words one draw ahead, to
     keep the mixer off its critical path); nothing carries from draw to draw, so this loop vectorises.
