@@ -51,9 +51,15 @@ def mix64_nb(z):
 
 
 @rules_jit_inline
+def word_nb(key, counter):
+    """The word of the stream with this key (uint64) at `counter`: SplitMix64 with random access."""
+    return mix64_nb(key + np.uint64(counter) * GOLDEN)
+
+
+@rules_jit_inline
 def word32_nb(key, counter):
     """Top 32 bits of the stream word at `counter` (uint64); below_nb's value is (word32 * n) >> 32."""
-    return mix64_nb(key + np.uint64(counter) * GOLDEN) >> _S32
+    return word_nb(key, counter) >> _S32
 
 
 @rules_jit_inline
@@ -81,7 +87,7 @@ def stream_init_nb(stream, seed, game, purpose):
 def next_u64_nb(stream):
     """Next 64-bit word of the stream; advances its counter."""
     stream[1] += _ONE
-    return mix64_nb(stream[0] + stream[1] * GOLDEN)
+    return word_nb(stream[0], stream[1])
 
 
 @rules_jit
@@ -142,7 +148,7 @@ def flat_seek_nb(s, off, key, counter):
     o = np.uint64(off)          # unsigned indices: no negative-index wraparound (see games/*/layout.py)
     s[o] = key
     s[o + _ONE] = counter
-    s[o + _TWO] = np.int64(mix64_nb(np.uint64(key) + np.uint64(counter + 1) * GOLDEN))
+    s[o + _TWO] = np.int64(word_nb(np.uint64(key), counter + 1))
 
 
 @rules_jit
@@ -164,7 +170,7 @@ def flat_word_nb(s, off):
     word = np.uint64(s[o + _TWO])
     c = s[o + _ONE] + 1
     s[o + _ONE] = c
-    s[o + _TWO] = np.int64(mix64_nb(np.uint64(s[o]) + np.uint64(c + 1) * GOLDEN))
+    s[o + _TWO] = np.int64(word_nb(np.uint64(s[o]), c + 1))
     return word
 
 
