@@ -537,7 +537,6 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
     game draws only from its own (seed, game) streams, so outputs do not depend on the split or the thread count.
     """
     n_players = lineup_kinds.shape[0]
-    n_cnt = (E.N_VALUES - 1) * E.N_CNT
     per_block = (n_games + n_blocks - 1) // n_blocks
     for b in prange(n_blocks):
         s = s0.copy()
@@ -553,9 +552,9 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
             for p in range(n_players):
                 for k in range(E.N_PL):
                     final[i, p, k] = s[pl_at(p, k)]
-                row = counters[i, p].reshape(n_cnt)     # values 1.. of seat p, contiguous in s as in the output
-                for j in range(n_cnt):
-                    row[j] = s[cnt_at(p, 1, j)]
+                for v in range(E.N_VALUES - 1):         # plain indices: a view of the row would cost a runtime call
+                    for k in range(E.N_CNT):
+                        counters[i, p, v, k] = s[cnt_at(p, v + 1, k)]
             draws[i] = draws_nb(s, n_players)
 
 
