@@ -541,9 +541,14 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
     for b in prange(n_blocks):
         s = s0.copy()
         f = f0.copy()
-        for i in range(b * per_block, min(n_games, (b + 1) * per_block)):
+        first = b * per_block
+        for i in range(first, min(n_games, (b + 1) * per_block)):
             g = game0 + i
-            seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, g, slots[i])
+            if rotate or i == first:
+                seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, g, slots[i])
+            else:                       # fixed seats: the same lineup as the game before, already in s and f
+                for seat in range(n_players):
+                    slots[i, seat] = slots[i - 1, seat]
             play_game_nb(s, f, seed, g)
             winner[i] = s[SC + E.SC_WINNER]
             victory[i] = s[SC + E.SC_VICTORY]
