@@ -134,6 +134,43 @@ def effect_trail(events):
     return [(e[2], e[3]) for e in only(events, E.EV_EFFECT)]
 
 
+# --- Setup -----------------------------------------------------------------------------------------------------
+
+def test_setup_deals_each_value_into_its_own_stack_and_sets_out_the_centre():
+    t = Table(players=4)
+    comp = SpookyTowerComponents()
+    for b in comp.buildings:
+        cards = [t.card(b.value, k) for k in range(len(b.photos))]
+        assert sorted(t.town(b.value)) == cards                 # all of value v, and nothing else
+        assert all(t.loc(c) == K.LOC_TOWN for c in cards)
+    n_grim = len(comp.grimoire)
+    assert sorted(int(g) for g in t.s[L.GRIM:L.GRIM + n_grim]) == list(range(n_grim)) and t.sc(E.SC_GRIM_TOP) == 0
+    n_park = int(t.s[L.OPT + E.OPT_N_PARK])
+    assert [int(x) for x in t.s[L.PARK_REQ:L.PARK_REQ + n_park]] == [1, 2, 2, 2, 3] and t.sc(E.SC_PARK_TOP) == 0
+    assert t.sc(E.SC_PETS_CENTER) == 3 and t.sc(E.SC_FRAG_RESERVE) == 9
+    assert t.sc(E.SC_CLOCK) == 0                                # midnight
+    for p in range(4):
+        assert t.pl(p, E.PL_TOKEN) == 1
+        assert [t.pl(p, k) for k in (E.PL_GHOSTS, E.PL_PETS, E.PL_FRAGMENTS, E.PL_CLUES, E.PL_HELD)] == [0] * 5
+
+
+def test_setup_shuffles_every_stack_and_the_grimoire_in_every_game():
+    # 300 deals (seeds): every card of every value comes up on top of its stack at least once, and every Grimoire
+    # card is dealt first at least once. An unshuffled stack, or one shuffle shared by every game, fails.
+    t = Table()
+    comp = SpookyTowerComponents()
+    tops = {b.value: set() for b in comp.buildings}
+    first = set()
+    for seed in range(300):
+        K.reset_nb(t.s, np.uint64(seed), 0)
+        for v in tops:
+            tops[v].add(t.town(v)[-1])
+        first.add(int(t.s[L.GRIM]))
+    for b in comp.buildings:
+        assert tops[b.value] == {t.card(b.value, k) for k in range(len(b.photos))}
+    assert first == set(range(len(comp.grimoire)))
+
+
 # --- 1. Roll Dice ----------------------------------------------------------------------------------------------
 
 def test_roll_uses_two_dice_and_the_token_is_kept_when_not_rerolling():
@@ -416,6 +453,52 @@ def test_flip_effect_with_nothing_to_flip_is_lost():
     assert t.hand(0, 5) == [t.card(5, 3)]
 
 
+def test_empty_circle_photo_has_no_effect():
+    comp = SpookyTowerComponents()
+    comp.buildings[6] = Building(value=7, photos=[["none"], ["ghost"], ["clock"], ["clue"], ["clue"]])
+    t = Table(components=comp)
+    c = t.card(7, 0)
+    t.give(0, c)
+    ev = t.turn(dice=(3, 4), choices=(NO, 3))       # take 3, 4, 7, flip 7
+    assert only(ev, E.EV_REVEAL) == [(E.EV_REVEAL, 0, c, 7, 0)]
+    assert effect_trail(ev) == [] and t.loc(c) == K.LOC_TRUNK
+    assert [t.pl(0, k) for k in (E.PL_GHOSTS, E.PL_PETS, E.PL_FRAGMENTS, E.PL_CLUES)] == [0] * 4
+    assert t.sc(E.SC_CLOCK) == 0 and t.sc(E.SC_EXTRA) == 0
+
+
+def test_empty_circle_on_the_dial_stops_the_hand_there_with_no_effect():
+    t = Table(components=SpookyTowerComponents(clock_dial=["none", "pet", "reroll"]))
+    t.give(0, t.card(2, 1))                         # a clock Photo
+    ev = t.turn(dice=(1, 1), choices=(NO, 2))       # take 1, take 2, flip 2
+    assert only(ev, E.EV_CLOCK) == [(E.EV_CLOCK, 0, 1, E.FX_NONE, 0)]
+    assert effect_trail(ev) == [(E.FX_CLOCK, E.SRC_PHOTO), (E.FX_NONE, E.SRC_DIAL)]
+    assert t.sc(E.SC_CLOCK) == 1 and t.sc(E.SC_PETS_CENTER) == 3 and t.pl(0, E.PL_PETS) == 0
+
+
+def test_take_any_with_the_whole_town_empty_is_lost():
+    t = Table()
+    t.grimoire_on_top(3)                            # Grimoire card 3: take any Building
+    t.give(0, t.card(3, 1))                         # a Grimoire Photo
+    for v in range(1, 13):
+        t.to_trunk(v)
+    ev = t.turn(dice=(1, 2), choices=(NO, 0))       # nothing to take: flip 3 is the only action
+    assert only(ev, E.EV_LOST) == [(E.EV_LOST, 0, E.FX_TAKE_ANY, 0, 0)]
+    assert only(ev, E.EV_TAKE) == [] and t.pl(0, E.PL_HELD) == 0
+
+
+def test_a_fragment_from_a_photo_counts_toward_the_win():
+    # The rulebook's fragments come from the dial; a scenario may print one on a Photo, and it counts the same.
+    comp = SpookyTowerComponents()
+    comp.buildings[6] = Building(value=7, photos=[["fragment"], ["ghost"], ["clock"], ["clue"], ["clue"]])
+    t = Table(components=comp)
+    t.set_pl(0, E.PL_FRAGMENTS, 2)
+    t.set_sc(E.SC_FRAG_RESERVE, 7)
+    t.give(0, t.card(7, 0))
+    ev = t.turn(dice=(3, 4), choices=(NO, 3))
+    assert only(ev, E.EV_FRAGMENT) == [(E.EV_FRAGMENT, 0, 3, 0, 0)]
+    assert only(ev, E.EV_WIN) == [(E.EV_WIN, 0, E.WIN_AMULET, 0, 0)] and t.sc(E.SC_FRAG_RESERVE) == 6
+
+
 def test_ghost_pet_comes_from_the_centre_first():
     t = Table(players=3)
     t.give_pets(1, 1)
@@ -478,6 +561,19 @@ def test_two_extra_turn_effects_in_one_turn(extra_turns, owed):
     ev = t.turn(dice=(1, 4), choices=(3, 1, 0))     # flip 5; candidates [3, 8] -> 8; then [3] -> 3
     assert len(only(ev, E.EV_EXTRA)) == 2
     assert t.sc(E.SC_EXTRA) == owed
+
+
+def test_an_extra_turn_can_earn_a_further_extra_turn():
+    t = Table(turn_cap=3)
+    t.set_pl(0, E.PL_TOKEN, 0)
+    t.grimoire_on_top(4)                            # Grimoire card 4: extra turn
+    t.give(0, t.card(8, 4), t.card(3, 1))           # the extra-turn Photo of value 8, a Grimoire Photo
+    t.to_trunk(1)
+    t.to_trunk(2)
+    # Turn 1 flips 8 (extra turn); the extra turn flips 3 (Grimoire: extra turn); the third turn is stuck.
+    ev = t.play_on(dice=(4, 4) + (1, 2) + (1, 1), choices=(2, 1))
+    assert [(e[1], e[3], e[4]) for e in only(ev, E.EV_TURN)] == [(0, 1, 0), (0, 1, 1), (0, 1, 1)]
+    assert len(only(ev, E.EV_EXTRA)) == 2
 
 
 # --- Chains ----------------------------------------------------------------------------------------------------
@@ -555,6 +651,21 @@ def test_park_leftover_clues_stay_and_are_used_on_a_later_clue_turn():
     assert t.sc(E.SC_PARK_TOP) == 1 and t.pl(0, E.PL_CLUES) == 1
     t.turn(dice=(4, 5), choices=(3, YES))           # flip 9: one more clue, 2 in all: Park 2 (needs 2)
     assert t.sc(E.SC_PARK_TOP) == 2 and t.pl(0, E.PL_CLUES) == 0 and t.pl(0, E.PL_GHOSTS) == 2
+
+
+def test_a_grimoire_clue_opens_the_park_and_the_park_comes_before_the_extra_turn():
+    t = Table(turn_cap=2)
+    t.set_pl(0, E.PL_TOKEN, 0)
+    t.grimoire_on_top(1, 4)                         # Grimoire cards 1 (clue), then 4 (extra turn)
+    t.give(0, t.card(3, 1), t.card(3, 2))           # two Grimoire Photos
+    t.to_trunk(1)
+    t.to_trunk(2)
+    ev = t.play_on(dice=(1, 2) + (1, 1), choices=(1, YES))     # flip 3; go to the Park; the extra turn is stuck
+    assert (E.FX_CLUE, E.SRC_GRIMOIRE) in effect_trail(ev)
+    assert only(ev, E.EV_PARK) == [(E.EV_PARK, 0, 0, 1, 0)] and t.pl(0, E.PL_GHOSTS) == 1
+    park = ev.index(only(ev, E.EV_PARK)[0])
+    second_turn = [i for i, e in enumerate(ev) if e[0] == E.EV_TURN][1]
+    assert park < second_turn and ev[second_turn][1] == 0 and ev[second_turn][4] == 1
 
 
 def test_declining_the_park_keeps_the_clues():
