@@ -82,7 +82,7 @@ SCOPE_BUILDING = 1     # ... flips every card you hold of the chosen value
 FLIP_SCOPE_NAMES = ("card", "building")
 
 STUCK_PASS = 0         # no legal action, token available, declines to reroll: turn ends, nothing happens
-STUCK_CLOCK = 1        # ... the clock moves as if the token were spent
+STUCK_CLOCK = 1        # ... the clock moves as for a player without the token (who keeps it)
 STUCK_REROLL = 2       # ... the token must be spent on a reroll
 STUCK_NAMES = ("pass", "clock", "reroll")
 
