@@ -55,16 +55,16 @@ def play_chunk(spec, compiled, scenario: Scenario, game0: int, n_games: int, thr
                           n_blocks=4 * threads, out=out)
 
 
-def next_chunk(agg: Aggregator, played: int, options: RunOptions) -> int:
-    """Games in the next chunk. With a target precision: 1,000 first, then about what the interval width says is
-    still missing (width shrinks as 1/sqrt(games)), so a run stops close to the target rather than a chunk past it."""
-    if options.target_ci is None:
-        return options.chunk_size
+def next_look(agg: Aggregator, played: int, options: RunOptions) -> int:
+    """With a target precision, games to play before the precision is looked at again: 1,000 first, then about what
+    the interval width says is still missing (width shrinks as 1/sqrt(games)), at most DEFAULT_CHUNK, so a run stops
+    close to the target rather than far past it. It depends on the games played so far and nothing else (not the
+    chunk size or the thread count), so where a run stops, and so every number, is reproducible."""
     if played == 0:
-        return min(options.chunk_size, 1_000)
+        return 1_000
     width = agg.ci_width_max()
     needed = int(played * (width / options.target_ci) ** 2 * 1.02) - played
-    return max(1_000, min(options.chunk_size, needed))
+    return max(1_000, min(DEFAULT_CHUNK, needed))
 
 
 def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
@@ -89,20 +89,23 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
     buffers = None      # the largest chunk's arrays, played into again: the aggregator copies what it keeps
     try:
         while played < target:
-            n = min(next_chunk(agg, played, options), target - played)
-            t = time.perf_counter()
-            chunk = play_chunk(spec, compiled, scenario, played, n, threads, out=buffers)
-            sim_s += time.perf_counter() - t
-            if buffers is None or n > buffers["game"].shape[0]:
-                buffers = chunk
-            agg.update(chunk)
-            played += n
-            if bar is not None:
-                bar.update(n)
-                if options.target_ci:
+            look = target if options.target_ci is None else min(played + next_look(agg, played, options), target)
+            while played < look:
+                n = min(options.chunk_size, look - played)
+                t = time.perf_counter()
+                chunk = play_chunk(spec, compiled, scenario, played, n, threads, out=buffers)
+                sim_s += time.perf_counter() - t
+                if buffers is None or n > buffers["game"].shape[0]:
+                    buffers = chunk
+                agg.update(chunk)
+                played += n
+                if bar is not None:
+                    bar.update(n)
+            if options.target_ci is not None:
+                if bar is not None:
                     bar.set_postfix(ci_width=f"{agg.ci_width_max():.4f}")
-            if options.target_ci is not None and agg.ci_width_max() <= options.target_ci:
-                break
+                if agg.ci_width_max() <= options.target_ci:
+                    break
     finally:
         if bar is not None:
             bar.close()

@@ -68,6 +68,14 @@ def test_run_is_reproducible_across_threads_and_chunks(cli):
         assert a[key] == b[key]
 
 
+def test_target_ci_stops_at_the_same_game_whatever_the_chunk_size_and_threads(cli):
+    a = json.loads(cli("run", "--target-ci", 0.05, "--json", "--threads", 1, "--chunk-size", 777).output)
+    b = json.loads(cli("run", "--target-ci", 0.05, "--json", "--threads", 2).output)
+    assert a["meta"]["games_played"] == b["meta"]["games_played"]
+    for key in ("seats", "victories", "lengths", "cards"):
+        assert a[key] == b[key]
+
+
 def test_kept_games_survive_later_chunks_played_into_the_same_arrays():
     """The runner plays each chunk into the previous chunk's arrays; the games kept from earlier chunks are copies."""
     from balance import simulate
