@@ -50,7 +50,7 @@ class BenchResult:
             f"benchmark: {self.scenario}, {self.players} players, lineup {', '.join(self.lineup)}",
             f"machine:   {self.machine}",
             f"kernel     {self.kernel_gps:>14,.0f} games/s  "
-            f"({self.threads} threads, {self.games:,} games, best of {REPEATS})",
+            f"({self.threads} thread{'' if self.threads == 1 else 's'}, {self.games:,} games, best of {REPEATS})",
             f"kernel     {self.kernel_1t_gps:>14,.0f} games/s  (1 thread, best of {REPEATS})",
             f"floor      {self.floor_gps:>14,.0f} games/s  (same draws per game, no rules, best of {REPEATS})",
             f"reference  {self.reference_gps:>14,.1f} games/s  (plain Python, {self.reference_games:,} games)",
@@ -89,7 +89,7 @@ def benchmark(scenario: Scenario, games: int = 2_000_000, reference_games: int =
     spec = scenario.spec()
     compiled = spec.compile_scenario(scenario)
     kernel_gps, out, n_threads = _kernel(spec, compiled, scenario, games, threads)
-    kernel_1t, _, _ = _kernel(spec, compiled, scenario, max(games // 4, 1000), 1)
+    kernel_1t = kernel_gps if n_threads == 1 else _kernel(spec, compiled, scenario, max(games // 4, 1000), 1)[0]
     set_threads(n_threads)
     draws = out["draws"]
     sink = np.zeros(4 * n_threads, np.int64)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -25,10 +26,25 @@ def _load(scenario, **overrides):
         _fail(str(err))
 
 
+def _check_out(out_dir, files) -> None:
+    """Refuse an output folder that cannot be written before any game is played (``outputs.check_output_dir``)."""
+    from .outputs import OutputDirError, check_output_dir
+
+    try:
+        check_output_dir(out_dir, files)
+    except OutputDirError as err:
+        _fail(f"--out {err}")
+
+
+def _write_failed(out_dir, err: OSError):
+    _fail(f"--out {out_dir}: could not write: {err.strerror or err}", code=1)
+
+
 def run_options(f):
     """Options shared by `run` and `report`."""
     opts = [
-        click.option("-n", "--games", type=click.IntRange(min=1), help="Games to play (default: the scenario's)."),
+        click.option("-n", "--games", type=click.IntRange(min=1),
+                     help="Games to play (default: the scenario's). Not with --target-ci, which decides it."),
         click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed (default: the scenario's)."),
         click.option("--players", type=int, help="Number of players (default: the scenario's)."),
         click.option("--strategy", help="Play this strategy in every seat, with its default parameters."),
@@ -36,11 +52,9 @@ def run_options(f):
                      help="Rotate the lineup through the seats (default: the scenario's)."),
         click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores)."),
         click.option("--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True,
-                     help="Games per chunk; does not change any result."),
-        click.option("--keep-games", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="Keep up to this many per-game rows (saved with --out)."),
+                     help="Games per chunk (memory); does not change any result."),
         click.option("--target-ci", type=click.FloatRange(min=1e-5, max=1.0),
-                     help="Play until every seat's 95%% win-rate interval is at most this wide, e.g. 0.005."),
+                     help="Play until every seat's 95% win-rate interval is at most this wide, e.g. 0.005."),
         click.option("--max-games", type=click.IntRange(min=1), default=100_000_000, show_default=True,
                      help="The most games --target-ci may play."),
     ]
@@ -49,10 +63,13 @@ def run_options(f):
     return click.argument("scenario", required=False, type=click.Path(dir_okay=False))(f)
 
 
-def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, chunk_size, keep_games, target_ci,
-              max_games):
+def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, chunk_size, target_ci, max_games,
+              keep_games=0):
     from .runner import RunOptions, run
 
+    if games is not None and target_ci is not None:
+        _fail(f"-n/--games {games} with --target-ci {target_ci}: give one of them (allowed: -n for a fixed number "
+              "of games, or --target-ci, with --max-games as its limit)")
     sc = _load(scenario, games=games, seed=seed, players=players, seat_rotation=seat_rotation,
                strategy={"name": strategy} if strategy else None)
     return run(sc, RunOptions(threads=threads, chunk_size=chunk_size, keep_games=keep_games, target_ci=target_ci,
@@ -68,39 +85,52 @@ def main():
 
 @main.command()
 @run_options
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write results.parquet and meta.json here.")
+@click.option("--keep-games", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Keep up to this many per-game rows (saved with --out).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+              help="Write results.parquet and meta.json into this folder (new, empty, or an earlier --out).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 def run(scenario, out_dir, as_json, **kw):
     """Play a scenario's games and print seat win rates, victory kinds, lengths and card values."""
-    results = _simulate(scenario, **kw)
+    from .results import Results
+
     if out_dir:
-        results.save(out_dir)
+        _check_out(out_dir, Results.FILES)
+    results = _simulate(scenario, **kw)
     if as_json:
         click.echo(json.dumps(results.to_dict(), indent=2))
-        return
-    click.echo(results.summary())
-    click.echo(results.speed_line())
-    if results.meta.get("target_ci"):
-        click.echo(results.target_line())
+    else:
+        click.echo(results.summary())
+        click.echo(results.speed_line())
+        if results.meta.get("target_ci"):
+            click.echo(results.target_line())
     if out_dir:
-        click.echo(f"results written to {out_dir}/")
+        try:
+            results.save(out_dir)
+        except OSError as err:
+            _write_failed(out_dir, err)
+        if not as_json:
+            click.echo(f"results written to {out_dir}/")
 
 
 @main.command()
 @run_options
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
-              help="Report folder (default: reports/<scenario name>).")
+              help="Report folder: new, empty, or an earlier report (default: reports/<scenario name>).")
 def report(scenario, out_dir, **kw):
     """Play a scenario and write an HTML report, a Markdown summary and PNG plots."""
-    from .report import write_report
+    from .report import FILES, write_report
 
-    results = _simulate(scenario, **kw)
     if out_dir is None:
-        stem = Path(scenario).stem if scenario else "default"
-        out_dir = Path("reports") / stem
-    index = write_report(results, out_dir, [tuple(a) for a in results.meta.get("assumptions", [])])
+        out_dir = Path("reports") / (Path(scenario).stem if scenario else "default")
+    _check_out(out_dir, FILES)
+    results = _simulate(scenario, **kw)
     click.echo(results.summary())
     click.echo(results.speed_line())
+    try:
+        index = write_report(results, out_dir, [tuple(a) for a in results.meta.get("assumptions", [])])
+    except OSError as err:
+        _write_failed(out_dir, err)
     click.echo(f"report: {index}")
 
 
@@ -114,7 +144,8 @@ def show(scenario):
 @main.command()
 @click.argument("scenario", required=False, type=click.Path(dir_okay=False))
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed (default: the scenario's).")
-@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True, help="Game index within the run.")
+@click.option("--game", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Game index within the run.")
 @click.option("--players", type=int, help="Number of players (default: the scenario's).")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,
               help="Readable English, or one JSON event per line.")
@@ -124,11 +155,15 @@ def replay(scenario, seed, game, players, fmt):
 
     sc = _load(scenario, seed=seed, players=players)
     played = replay_game(sc, sc.seed, game)
-    if fmt == "jsonl":
-        for line in narrate_jsonl(played):
-            click.echo(line)
-    else:
-        click.echo(narrate_text(played))
+    try:
+        if fmt == "jsonl":
+            for line in narrate_jsonl(played):
+                click.echo(line)
+        else:
+            click.echo(narrate_text(played))
+        sys.stdout.flush()
+    except BrokenPipeError:         # `balance replay ... | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 @main.command()

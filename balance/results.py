@@ -10,17 +10,15 @@ import hashlib
 import json
 import math
 import os
-import shutil
-import tempfile
 import uuid
-from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .outputs import atomic_directory
 from .stats.aggregate import Tallies
 from .stats.intervals import (SeatTest, diff_interval, histogram_moments, histogram_quantile, mean_interval,
                               seat_equality_test, wilson)
@@ -61,38 +59,6 @@ def json_safe(obj: Any) -> Any:
     if obj is None or obj is pd.NA or isinstance(obj, str):
         return None if obj is pd.NA else obj
     return str(obj)
-
-
-@contextmanager
-def atomic_directory(target: str | os.PathLike) -> Iterator[Path]:
-    """Yield an empty temporary folder beside ``target``; on success it replaces ``target``, on error it vanishes.
-
-    An existing ``target`` is moved aside only once the new folder is complete, then deleted; if the final renames
-    fail the old folder is put back.
-    """
-    target = Path(target)
-    if target.exists() and not target.is_dir():
-        raise FileExistsError(f"{target} exists and is not a folder")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=target.parent))
-    try:
-        yield tmp
-        os.chmod(tmp, 0o755)
-        old = target.parent / f".{target.name}.old-{uuid.uuid4().hex[:8]}"
-        had_old = target.exists()
-        if had_old:
-            os.rename(target, old)
-        try:
-            os.rename(tmp, target)
-        except BaseException:
-            if had_old:
-                os.rename(old, target)
-            raise
-        if had_old:
-            shutil.rmtree(old, ignore_errors=True)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _rate_table(keys: dict[str, Any], wins, games) -> pd.DataFrame:
@@ -311,10 +277,15 @@ class Results:
             tmp.unlink(missing_ok=True)
         return path
 
+    FILES = ("results.parquet", "meta.json")       # what save() writes: a folder holding only these is replaced
+
     def save(self, directory: str | os.PathLike) -> Path:
-        """Write ``results.parquet`` and ``meta.json`` (meta plus tallies) into ``directory``, atomically."""
+        """Write ``results.parquet`` and ``meta.json`` (meta plus tallies) into ``directory``, atomically.
+
+        ``directory`` must be new, empty or an earlier save (``outputs.check_output_dir``); anything else raises
+        :class:`~balance.outputs.OutputDirError` before a file is written."""
         directory = Path(directory)
-        with atomic_directory(directory) as tmp:
+        with atomic_directory(directory, self.FILES) as tmp:
             self.to_parquet(tmp / "results.parquet")
             meta = dict(self.meta, parquet_content="games" if len(self.games) else "seats",
                         tallies=self.tallies.to_dict())

@@ -109,6 +109,41 @@ def test_bad_input_is_one_clear_line_and_exit_2(cli, args, needle):
     assert len(res.output.strip().splitlines()) == 1
 
 
+def test_games_and_target_ci_together_are_refused(cli):
+    res = cli("run", "-n", 2000, "--target-ci", 0.1)
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1
+    assert "-n/--games 2000 with --target-ci 0.1" in res.output and "--max-games" in res.output
+
+
+@pytest.mark.parametrize("cmd", [["run", "--out"], ["report", "-o"]])
+def test_an_output_folder_holding_other_files_is_refused_before_playing(cli, tmp_path, cmd):
+    mine = tmp_path / "mine"
+    (mine / "sub").mkdir(parents=True)
+    (mine / "notes.txt").write_text("important")
+    res = cli(*cmd, mine, "-n", 500)
+    assert res.exit_code == 2, res.output
+    line = res.output.strip()
+    assert len(line.splitlines()) == 1 and "Seats" not in line and "Traceback" not in line
+    assert f"--out {mine}: the folder holds other files (notes.txt, sub/)" in line and "allowed:" in line
+    assert (mine / "notes.txt").read_text() == "important" and (mine / "sub").is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine"]
+
+
+def test_an_output_path_under_a_file_is_one_clear_line(cli, tmp_path):
+    (tmp_path / "afile").write_text("x")
+    res = cli("run", "-n", 500, "--out", tmp_path / "afile" / "res")
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1
+    assert "afile is not a folder" in res.output
+
+
+def test_run_out_replaces_an_earlier_run_and_prints_before_writing(cli, tmp_path):
+    out = tmp_path / "res"
+    assert cli("run", "-n", 500, "--out", out).exit_code == 0
+    res = cli("run", "-n", 700, "--out", out)
+    assert res.exit_code == 0 and "Seats" in res.output and f"results written to {out}/" in res.output
+    assert json.loads((out / "meta.json").read_text())["games_played"] == 700
+
+
 def test_bad_scenario_file_names_file_key_value(cli, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('game = "spooky_tower"\nplayers = 3\n[rules]\nflip_scope = "pile"\n')

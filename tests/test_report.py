@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 
 import balance.plots
 import balance.report
+from balance.outputs import OutputDirError
 from balance.report import FIGURES, write_report
 from balance.stats import Aggregator
 
@@ -128,13 +129,37 @@ def test_summary_md_has_the_seat_rows(results, tmp_path):
     assert "Length: turns: mean" in md
 
 
-def test_existing_report_is_replaced_only_when_complete(results, tmp_path):
+def test_an_earlier_report_is_replaced_whole(results, tmp_path):
     target = tmp_path / "report"
-    target.mkdir()
-    (target / "stale.txt").write_text("old")
     write_report(results, target, ASSUMPTIONS)
-    assert not (target / "stale.txt").exists() and (target / "index.html").exists()
+    (target / "index.html").write_text("old")
+    write_report(results, target, ASSUMPTIONS)
+    assert (target / "index.html").read_text() != "old"
+    assert sorted(p.name for p in target.iterdir()) == sorted(balance.report.FILES)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+
+
+@pytest.mark.parametrize("intruder", ["notes.txt", "sub/", "index.html/"])
+def test_a_folder_holding_anything_else_is_refused_and_left_alone(results, tmp_path, intruder):
+    # `report -o ~/Documents` must never empty the folder: only a folder of report files, or an empty one, is replaced.
+    target = tmp_path / "mine"
+    target.mkdir()
+    (target / "summary.md").write_text("a report file")
+    if intruder.endswith("/"):
+        (target / intruder[:-1]).mkdir()
+    else:
+        (target / intruder).write_text("keep me")
+    before = sorted(p.name for p in target.iterdir())
+    with pytest.raises(OutputDirError, match=f"mine: the folder holds other files \\({intruder.rstrip('/')}"):
+        write_report(results, target, ASSUMPTIONS)
+    assert sorted(p.name for p in target.iterdir()) == before and (target / "summary.md").read_text() == "a report file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine"]
+
+
+def test_an_empty_folder_is_written_into(results, tmp_path):
+    (tmp_path / "empty").mkdir()
+    write_report(results, tmp_path / "empty", ASSUMPTIONS)
+    assert (tmp_path / "empty" / "index.html").exists()
 
 
 @pytest.mark.parametrize("where", ["plot", "summary"])

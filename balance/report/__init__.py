@@ -10,9 +10,11 @@ from pathlib import Path
 import jinja2
 import pandas as pd
 
-from ..results import Results, atomic_directory
+from ..outputs import atomic_directory
+from ..results import Results
 
 FIGURES = ("seats", "lengths", "victories", "cards", "win_rate_by_length")
+FILES = ("index.html", "summary.md") + tuple(f"{name}.png" for name in FIGURES)   # a report folder holds only these
 
 _ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
@@ -47,6 +49,7 @@ def write_report(results: Results, out_dir: str | os.PathLike,
     ``assumptions`` are the (setting, value, reason) rows in force for this run (rules the rulebook leaves open).
     Everything is written to a temporary folder beside ``out_dir`` and moved into place only when complete; an
     existing ``out_dir`` is replaced only then, and an error leaves neither a partial report nor the temporary folder.
+    An existing ``out_dir`` that holds anything but report files is refused (``outputs.OutputDirError``), untouched.
     """
     out_dir = Path(out_dir)
     meta = results.meta
@@ -63,7 +66,7 @@ def write_report(results: Results, out_dir: str | os.PathLike,
         "assumptions": [tuple(str(x) for x in a) for a in assumptions],
         "seats": display["Seats"], "victories": display["Victory kinds"], "lengths": results.lengths,
     }
-    with atomic_directory(out_dir) as tmp:
+    with atomic_directory(out_dir, FILES) as tmp:
         figures = []
         for name in FIGURES:
             fig = getattr(results.plot, name)()
