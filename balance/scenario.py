@@ -189,6 +189,9 @@ def _follow_extends(raw: dict, label: str, folder: Path, seen: list[Path]) -> li
         raise ScenarioError(label, "must be a file path", "extends", ext,
                             "a path to a .toml file, relative to this file")
     target = folder / ext
+    if not target.exists():
+        raise ScenarioError(label, "file not found", "extends", ext,
+                            f"a path to a .toml file, relative to this file; there is no {target}")
     if target.resolve() in seen:
         raise ScenarioError(label, "extends cycle: that file already extends this one", "extends", ext,
                             "a scenario file that does not extend this one back")
@@ -287,7 +290,10 @@ class _Checker:
         if not isinstance(seats, list):
             self.fail(("seats",), "must be a list of tables ([[seats]])", seats, f"{players} [[seats]] tables")
         if len(seats) != players:
-            self.fail(("seats",), f"has {len(seats)} entries but players = {players}", seats,
+            where = self._owner(("players",)) if "players" in d else "the default"
+            names = [s.get("name", "?") if isinstance(s, dict) else s for s in seats]   # the strategies, not tables
+            self.fail(("seats",), f"has {len(seats)} {'entry' if len(seats) == 1 else 'entries'} but players = {players} "
+                      f"(set by {where})", names,
                       f"exactly {players} [[seats]] tables, or one `strategy` table for every seat")
         return [self.seat(spec, s, ("seats", i)) for i, s in enumerate(seats)]
 
@@ -329,14 +335,22 @@ class _Checker:
             self._pydantic_fail(key, model, table, exc.errors()[0])
 
     def _pydantic_fail(self, key: str, model: type[BaseModel], table: dict, err: dict) -> typing.NoReturn:
+        """One ScenarioError from pydantic's first error. A settings model's own checks may end their message with
+        "(allowed: ...)", which replaces the type's description, and a check across the table names the value it
+        blames first, as "field=value: problem" or "field[i].sub=value: problem"."""
         loc, kind = tuple(err["loc"]), err["type"]
         problem = re.sub(r"^(Value|Assertion) error, ", "", err["msg"])
         got = err.get("input", _NOTHING)
+        allowed = re.search(r" \(allowed: (.*)\)$", problem)
+        if allowed:
+            problem = problem[:allowed.start()]
         if kind == "literal_error":
             ann = _field_at(model, loc)[0]
             problem = "unknown value" + _did_you_mean(got, typing.get_args(ann) if ann is not None else ())
         elif kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
             problem = "out of range"
+        elif kind.endswith("_type"):
+            problem = "wrong type"
         if kind == "extra_forbidden":
             parent = _field_at(model, loc[:-1])[0]
             fields = list(parent.model_fields) if _is_model(parent) else []
@@ -345,14 +359,17 @@ class _Checker:
         if kind == "missing":
             ann, info = _field_at(model, loc)
             return self.fail((key, *loc), "missing key", allowed=_describe(ann, info))
-        if not loc:  # a check across the table: name the field the message starts with, if any
-            field = re.match(r"(\w+)=", problem)
-            if field and field[1] in model.model_fields:
-                loc = (field[1],)
-                got = table.get(field[1], model.model_fields[field[1]].get_default(call_default_factory=True))
-            return self.fail((key, *loc), problem, got,
-                             f"{_describe(*_field_at(model, loc))}, consistent with the rest of [{key}]")
-        return self.fail((key, *loc), problem, got, _describe(*_field_at(model, loc)))
+        if not loc:  # a check across the table: name the value the message starts with, if any
+            blamed = re.match(r"([\w.\[\]]+)=[^:]*: ", problem)
+            parts = tuple(int(i) if i else name for name, i in re.findall(r"(\w+)|\[(\d+)\]", blamed[1])) \
+                if blamed else ()
+            if parts and parts[0] in model.model_fields:
+                loc, problem = parts, problem[blamed.end():]
+                got = _value_at(table, loc, model.model_fields[parts[0]].get_default(call_default_factory=True))
+            if not allowed:
+                return self.fail((key, *loc), problem, got,
+                                 f"{_describe(*_field_at(model, loc))}, consistent with the rest of [{key}]")
+        return self.fail((key, *loc), problem, got, allowed[1] if allowed else _describe(*_field_at(model, loc)))
 
 
 # --- describing what is allowed -----------------------------------------------------------------------------------
@@ -393,7 +410,7 @@ def _describe(ann: Any, info: Any) -> str:
     if typing.get_origin(ann) is Literal:
         return _one_of(typing.get_args(ann))
     if typing.get_origin(ann) is list:
-        return f"a list of ({_describe(typing.get_args(ann)[0], None)})"
+        return f"a list, each item {_describe(typing.get_args(ann)[0], None)}"
     if _is_model(ann):
         return "a table with keys " + ", ".join(ann.model_fields)
     return "see docs/scenarios.md"
@@ -413,6 +430,16 @@ def _key_path(loc: tuple) -> str:
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
+
+
+def _value_at(table: dict, loc: tuple, default: Any) -> Any:
+    """The value at ``loc`` in the raw table; ``default`` when the table does not give the first key."""
+    if loc[0] not in table:
+        return default
+    value: Any = table
+    for part in loc:
+        value = value[part]
+    return value
 
 
 def _contains(raw: Any, loc: tuple) -> bool:

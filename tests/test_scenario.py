@@ -142,7 +142,8 @@ def test_extends_missing_base_names_the_base_file(tmp_path):
     top = write(tmp_path, "top.toml", 'extends = "gone.toml"\n')
     with pytest.raises(ScenarioError) as err:
         load_scenario(top)
-    assert str(err.value) == f"{tmp_path / 'gone.toml'}: file not found"
+    assert str(err.value) == (f"{top}: extends: file not found (got 'gone.toml'; allowed: a path to a .toml file, "
+                              f"relative to this file; there is no {tmp_path / 'gone.toml'})")
 
 
 def test_error_names_the_file_in_the_chain_that_set_the_bad_value(tmp_path):
@@ -231,11 +232,20 @@ ERROR_CASES = {
     "wrong type": ('players = "three"\n', "players", "'three'", "an integer from 2 to 4"),
     "too many players": ("players = 5\n", "players", "5", "an integer from 2 to 4"),
     "negative count": ("[components]\nghost_pets = -1\n", "components.ghost_pets", "-1", "from 0 to 20"),
-    "empty dial": ("[components]\nclock_dial = []\n", "components.clock_dial", "[]", "a list of"),
+    "empty dial": ("[components]\nclock_dial = []\n", "components.clock_dial", "[]", "1 to 24 effects"),
+    "clock on the dial": ('[components]\nclock_dial = ["pet", "clock"]\n', "components.clock_dial",
+                          "['pet', 'clock']", "none of them 'clock'"),
+    "park requirement 0": ("[components]\npark_requirements = [0, 1]\n", "components.park_requirements", "[0, 1]",
+                           "each needing 1 to 50 clues"),
+    "not a list": ('[components]\npark_requirements = "1"\n', "components.park_requirements", "'1'",
+                   "a list, each item an integer"),
+    "repeated building value": ('[[components.buildings]]\nvalue = 1\nphotos = []\n[[components.buildings]]\n'
+                                'value = 1\nphotos = []\n', "components.buildings[1].value", "1",
+                                "each value 1 to 12 at most once"),
     "win threshold out of range": ("[components]\nghosts_to_win = 999\n", "components.ghosts_to_win", "999",
                                    "an integer from 1 to 100"),
     "win threshold unreachable": ("[components]\nghosts_to_win = 90\n", "components.ghosts_to_win", "90",
-                                  "consistent with the rest of [components]"),
+                                  "an integer from 1 to"),
     "unknown rule value": ('[rules]\neffect_order = "random"\n', "rules.effect_order", "'random'", "'printed'"),
     "unknown strategy": ('strategy = { name = "randm" }\n', "strategy.name", "'randm'", "'random'"),
     "unknown strategy param": (f'strategy = {{ name = "{PARAM_STRATEGY.name}", nope = 1 }}\n', "strategy.nope", "1",
@@ -244,14 +254,14 @@ ERROR_CASES = {
     "param out of range in a seat": (
         f'players = 2\n[[seats]]\nname = "random"\n[[seats]]\nname = "{PARAM_STRATEGY.name}"\n'
         f'{PARAM.name} = {PARAM.low - 5}\n', f"seats[1].{PARAM.name}", repr(PARAM.low - 5), "a number from"),
-    "seats count": ('players = 3\n[[seats]]\nname = "random"\n', "seats", "[{'name': 'random'}]", "exactly 3"),
+    "seats count": ('players = 3\n[[seats]]\nname = "random"\n', "seats", "['random']", "exactly 3"),
     "strategy and seats": ('strategy = "random"\n[[seats]]\nname = "random"\n', "strategy", "'random'", "[[seats]]"),
     "turn cap": ("turn_cap = 5\n", "turn_cap", "5", "an integer from 10 to 10000"),
     "negative seed": ("seed = -1\n", "seed", "-1", "an integer from 0 to"),
     "zero games": ("games = 0\n", "games", "0", "an integer from 1 to"),
     "rotation type": ('seat_rotation = "yes"\n', "seat_rotation", "'yes'", "true or false"),
     "missing photos": ("[[components.buildings]]\nvalue = 1\n", "components.buildings[0].photos", "nothing",
-                       "a list of"),
+                       "a list, each item a list"),
 }
 
 

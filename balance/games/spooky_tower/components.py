@@ -27,14 +27,14 @@ class _Strict(BaseModel):
 
 def _check_card(effects: list[str]) -> list[str]:
     if len([x for x in effects if x != "none"]) > L.MAX_FX:
-        raise ValueError(f"a card holds at most {L.MAX_FX} effects, got {len(effects)}")
+        raise ValueError(f"a card with {len(effects)} effects (allowed: at most {L.MAX_FX} effects on a card)")
     return effects
 
 
 def _check_cards(cards: list[list[str]], limit: int, what: str) -> list[list[str]]:
     """At most `limit` cards, each within the effects a card may hold (the kernel's fixed array sizes)."""
     if len(cards) > limit:
-        raise ValueError(f"at most {limit} {what}, got {len(cards)}")
+        raise ValueError(f"{len(cards)} {what} (allowed: at most {limit} {what})")
     for card in cards:
         _check_card(card)
     return cards
@@ -116,16 +116,18 @@ class SpookyTowerComponents(_Strict):
     @classmethod
     def _dial(cls, v):
         if not 1 <= len(v) <= L.MAX_DIAL:
-            raise ValueError(f"the dial needs 1 to {L.MAX_DIAL} steps, got {len(v)}")
+            raise ValueError(f"a dial of {len(v)} steps (allowed: 1 to {L.MAX_DIAL} effects, none of them 'clock')")
         if "clock" in v:
-            raise ValueError("a dial step cannot move the clock again (it would never stop)")
+            raise ValueError("a dial step cannot move the clock again, it would never stop (allowed: 1 to "
+                             f"{L.MAX_DIAL} effects, none of them 'clock')")
         return v
 
     @field_validator("park_requirements")
     @classmethod
     def _park(cls, v):
         if len(v) > L.MAX_PARK or any(r < 1 or r > 50 for r in v):
-            raise ValueError(f"at most {L.MAX_PARK} Park cards, each needing 1 to 50 clues, got {v}")
+            problem = f"{len(v)} Park cards" if len(v) > L.MAX_PARK else "a Park card needing fewer than 1 or more than 50 clues"
+            raise ValueError(f"{problem} (allowed: at most {L.MAX_PARK} Park cards, each needing 1 to 50 clues)")
         return v
 
     @field_validator("grimoire")
@@ -136,18 +138,20 @@ class SpookyTowerComponents(_Strict):
     @model_validator(mode="after")
     def _town_and_thresholds(self):
         values = [b.value for b in self.buildings]
-        dup = sorted({v for v in values if values.count(v) > 1})
-        if dup:
-            raise ValueError(f"each Building value may appear once, repeated: {dup}")
+        for i, v in enumerate(values):
+            if v in values[:i]:
+                raise ValueError(f"buildings[{i}].value={v}: a second Building of value {v} (allowed: each value "
+                                 "1 to 12 at most once)")
         supply = self.ghost_pets + self.park_ghosts * len(self.park_requirements)
         supply += sum(b.ghost_worth * sum(p.count("ghost") for p in b.photos) for b in self.buildings)
         supply += self.grimoire_ghost_worth * sum(c.count("ghost") for c in self.grimoire)
         if self.ghosts_to_win > supply:
-            raise ValueError(f"ghosts_to_win={self.ghosts_to_win} cannot be reached: the components hold "
-                             f"{supply} ghosts in all")
+            raise ValueError(f"ghosts_to_win={self.ghosts_to_win}: cannot be reached, the components hold "
+                             f"{supply} ghosts in all (allowed: an integer from 1 to {supply}, with these components)")
         if self.fragments_to_win > self.amulet_fragments:
-            raise ValueError(f"fragments_to_win={self.fragments_to_win} cannot be reached: the reserve holds "
-                             f"{self.amulet_fragments} fragments")
+            raise ValueError(f"fragments_to_win={self.fragments_to_win}: cannot be reached, the reserve holds "
+                             f"{self.amulet_fragments} fragments (allowed: an integer from 1 to "
+                             f"{self.amulet_fragments}, with this reserve)")
         return self
 
 
