@@ -22,6 +22,9 @@ def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: 
     >>> r.seats                                     # doctest: +SKIP
     """
     run_kw = {k: overrides.pop(k) for k in list(overrides) if k in _RUN_KEYS and overrides[k] is not None}
+    if overrides.get("games") is not None and "target_ci" in run_kw:
+        raise ValueError(f"games={overrides['games']} with target_ci={run_kw['target_ci']}: give one of them "
+                         "(target_ci plays until the interval is narrow enough, up to max_games)")
     if isinstance(scenario, Scenario):
         if overrides:
             scenario = load_scenario(scenario.to_dict(), **overrides)

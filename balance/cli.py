@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from .outputs import OutputDirError, check_output_dir
 from .runner import DEFAULT_CHUNK
 from .scenario import ScenarioError, load_scenario
 
@@ -28,16 +29,18 @@ def _load(scenario, **overrides):
 
 def _check_out(out_dir, files) -> None:
     """Refuse an output folder that cannot be written before any game is played (``outputs.check_output_dir``)."""
-    from .outputs import OutputDirError, check_output_dir
-
     try:
         check_output_dir(out_dir, files)
     except OutputDirError as err:
         _fail(f"--out {err}")
 
 
-def _write_failed(out_dir, err: OSError):
-    _fail(f"--out {out_dir}: could not write: {err.strerror or err}", code=1)
+def _write_failed(out_dir, err: Exception):
+    """The output folder changed since it was checked (OutputDirError), or writing it failed (OSError)."""
+    if isinstance(err, OutputDirError):
+        _fail(f"--out {err}")
+    where = f" {err.filename}" if getattr(err, "filename", None) else ""
+    _fail(f"--out {out_dir}: could not write{where}: {err.strerror or err}", code=1)
 
 
 def run_options(f):
@@ -107,7 +110,7 @@ def run(scenario, out_dir, as_json, **kw):
     if out_dir:
         try:
             results.save(out_dir)
-        except OSError as err:
+        except (OSError, OutputDirError) as err:
             _write_failed(out_dir, err)
         if not as_json:
             click.echo(f"results written to {out_dir}/")
@@ -129,7 +132,7 @@ def report(scenario, out_dir, **kw):
     click.echo(results.speed_line())
     try:
         index = write_report(results, out_dir, [tuple(a) for a in results.meta.get("assumptions", [])])
-    except OSError as err:
+    except (OSError, OutputDirError) as err:
         _write_failed(out_dir, err)
     click.echo(f"report: {index}")
 

@@ -189,9 +189,10 @@ def _follow_extends(raw: dict, label: str, folder: Path, seen: list[Path]) -> li
         raise ScenarioError(label, "must be a file path", "extends", ext,
                             "a path to a .toml file, relative to this file")
     target = folder / ext
-    if not target.exists():
-        raise ScenarioError(label, "file not found", "extends", ext,
-                            f"a path to a .toml file, relative to this file; there is no {target}")
+    if not target.is_file():
+        raise ScenarioError(label, "not a file" if target.exists() else "file not found", "extends", ext,
+                            f"a path to a .toml file, relative to this file; {target} is "
+                            + ("a folder" if target.is_dir() else "not a file" if target.exists() else "not there"))
     if target.resolve() in seen:
         raise ScenarioError(label, "extends cycle: that file already extends this one", "extends", ext,
                             "a scenario file that does not extend this one back")
@@ -365,7 +366,10 @@ class _Checker:
                 if blamed else ()
             if parts and parts[0] in model.model_fields:
                 loc, problem = parts, problem[blamed.end():]
-                got = _value_at(table, loc, model.model_fields[parts[0]].get_default(call_default_factory=True))
+                got = _value_at(table, loc)
+                if got is _NOTHING:     # not in the file: the default it kept
+                    got = _value_at({parts[0]: model.model_fields[parts[0]].get_default(call_default_factory=True)},
+                                    loc)
             if not allowed:
                 return self.fail((key, *loc), problem, got,
                                  f"{_describe(*_field_at(model, loc))}, consistent with the rest of [{key}]")
@@ -432,25 +436,20 @@ def _key_path(loc: tuple) -> str:
     return out
 
 
-def _value_at(table: dict, loc: tuple, default: Any) -> Any:
-    """The value at ``loc`` in the raw table; ``default`` when the table does not give the first key."""
-    if loc[0] not in table:
-        return default
-    value: Any = table
-    for part in loc:
-        value = value[part]
-    return value
-
-
-def _contains(raw: Any, loc: tuple) -> bool:
+def _value_at(raw: Any, loc: tuple) -> Any:
+    """The value at key path ``loc`` in a raw table, or ``_NOTHING`` where the path does not fit it."""
     for part in loc:
         if isinstance(part, int) and isinstance(raw, list) and 0 <= part < len(raw):
             raw = raw[part]
         elif isinstance(part, str) and isinstance(raw, dict) and part in raw:
             raw = raw[part]
         else:
-            return False
-    return bool(loc)
+            return _NOTHING
+    return raw
+
+
+def _contains(raw: Any, loc: tuple) -> bool:
+    return bool(loc) and _value_at(raw, loc) is not _NOTHING
 
 
 def _short_repr(value: Any, limit: int = 100) -> str:

@@ -144,6 +144,12 @@ def test_run_out_replaces_an_earlier_run_and_prints_before_writing(cli, tmp_path
     assert json.loads((out / "meta.json").read_text())["games_played"] == 700
 
 
+def test_simulate_refuses_games_with_target_ci():
+    from balance import simulate
+    with pytest.raises(ValueError, match="games=2000 with target_ci=0.1: give one of them"):
+        simulate(games=2000, target_ci=0.1)
+
+
 def test_bad_scenario_file_names_file_key_value(cli, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('game = "spooky_tower"\nplayers = 3\n[rules]\nflip_scope = "pile"\n')

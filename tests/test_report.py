@@ -12,7 +12,8 @@ from matplotlib.figure import Figure
 
 import balance.plots
 import balance.report
-from balance.outputs import OutputDirError
+import balance.outputs
+from balance.outputs import MARKER, OutputDirError, atomic_directory
 from balance.report import FIGURES, write_report
 from balance.stats import Aggregator
 
@@ -96,7 +97,8 @@ def test_report_has_every_table_figure_scenario_and_assumption(results, tmp_path
     index = write_report(results, tmp_path / "report", ASSUMPTIONS)
     assert index == tmp_path / "report" / "index.html"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
-    assert {p.name for p in index.parent.iterdir()} == {"index.html", "summary.md"} | {f"{f}.png" for f in FIGURES}
+    assert {p.name for p in index.parent.iterdir()} == {"index.html", "summary.md", MARKER} | {f"{f}.png" for f in
+                                                                                                FIGURES}
     page = parse(index)
     body = lambda name: page.tables[name][1:]  # noqa: E731  (first row is the header)
     assert len(body("Seats")) == P and [r[0] for r in body("Seats")] == ["0", "1", "2"]
@@ -135,8 +137,67 @@ def test_an_earlier_report_is_replaced_whole(results, tmp_path):
     (target / "index.html").write_text("old")
     write_report(results, target, ASSUMPTIONS)
     assert (target / "index.html").read_text() != "old"
-    assert sorted(p.name for p in target.iterdir()) == sorted(balance.report.FILES)
+    assert sorted(p.name for p in target.iterdir()) == sorted(balance.report.FILES + (MARKER,))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+
+
+def test_a_folder_of_report_file_names_without_the_marker_is_refused(results, tmp_path):
+    # Someone's web site holding only an index.html is not an earlier report: without the marker it stays.
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("my home page")
+    with pytest.raises(OutputDirError, match=f"site: the folder holds index.html but was not written by balance"):
+        write_report(results, site, ASSUMPTIONS)
+    assert (site / "index.html").read_text() == "my home page" and sorted(p.name for p in site.iterdir()) == [
+        "index.html"]
+
+
+def test_a_file_added_to_the_old_report_while_writing_is_kept(results, tmp_path, monkeypatch):
+    target = tmp_path / "report"
+    write_report(results, target, ASSUMPTIONS)
+    real = balance.report._summary_context
+
+    def meanwhile(*args, **kwargs):         # after the folder was checked, before the new one moves in
+        (target / "notes.txt").write_text("written during the run")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(balance.report, "_summary_context", meanwhile)
+    with pytest.raises(OutputDirError, match="holds other files \\(notes.txt\\)"):
+        write_report(results, target, ASSUMPTIONS)
+    assert (target / "notes.txt").read_text() == "written during the run"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+
+
+def test_what_appears_between_the_last_check_and_the_swap_moves_into_the_new_folder(tmp_path, monkeypatch):
+    target = tmp_path / "out"
+    with atomic_directory(target, ["a.txt"]) as tmp:
+        (tmp / "a.txt").write_text("first")
+    real_check = balance.outputs.check_output_dir
+    calls = []
+
+    def check_then_race(path, own):         # the second check passes, then a file lands in the old folder
+        got = real_check(path, own)
+        calls.append(path)
+        if len(calls) == 2:
+            (target / "late.txt").write_text("keep me")
+        return got
+
+    monkeypatch.setattr(balance.outputs, "check_output_dir", check_then_race)
+    with atomic_directory(target, ["a.txt"]) as tmp:
+        (tmp / "a.txt").write_text("second")
+    assert (target / "a.txt").read_text() == "second" and (target / "late.txt").read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_symbolic_link_and_dotdot_paths(results, tmp_path, monkeypatch):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    with pytest.raises(OutputDirError, match="link: is a symbolic link"):
+        write_report(results, tmp_path / "link", ASSUMPTIONS)
+    monkeypatch.chdir(tmp_path)
+    write_report(results, "x/../y", ASSUMPTIONS)     # y, and no stray x/
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "real", "y"]
 
 
 @pytest.mark.parametrize("intruder", ["notes.txt", "sub/", "index.html/"])

@@ -143,7 +143,7 @@ def test_extends_missing_base_names_the_base_file(tmp_path):
     with pytest.raises(ScenarioError) as err:
         load_scenario(top)
     assert str(err.value) == (f"{top}: extends: file not found (got 'gone.toml'; allowed: a path to a .toml file, "
-                              f"relative to this file; there is no {tmp_path / 'gone.toml'})")
+                              f"relative to this file; {tmp_path / 'gone.toml'} is not there)")
 
 
 def test_error_names_the_file_in_the_chain_that_set_the_bad_value(tmp_path):

@@ -26,8 +26,9 @@ class _Strict(BaseModel):
 
 
 def _check_card(effects: list[str]) -> list[str]:
-    if len([x for x in effects if x != "none"]) > L.MAX_FX:
-        raise ValueError(f"a card with {len(effects)} effects (allowed: at most {L.MAX_FX} effects on a card)")
+    n = len([x for x in effects if x != "none"])
+    if n > L.MAX_FX:
+        raise ValueError(f"a card with {n} effects (allowed: at most {L.MAX_FX} effects on a card)")
     return effects
 
 
@@ -149,9 +150,10 @@ class SpookyTowerComponents(_Strict):
             raise ValueError(f"ghosts_to_win={self.ghosts_to_win}: cannot be reached, the components hold "
                              f"{supply} ghosts in all (allowed: an integer from 1 to {supply}, with these components)")
         if self.fragments_to_win > self.amulet_fragments:
+            n = self.amulet_fragments
             raise ValueError(f"fragments_to_win={self.fragments_to_win}: cannot be reached, the reserve holds "
-                             f"{self.amulet_fragments} fragments (allowed: an integer from 1 to "
-                             f"{self.amulet_fragments}, with this reserve)")
+                             f"{n} fragment{'' if n == 1 else 's'} (allowed: an integer from 1 to {n}, with this "
+                             "reserve)")
         return self
 
 
