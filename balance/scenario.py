@@ -190,9 +190,10 @@ def _follow_extends(raw: dict, label: str, folder: Path, seen: list[Path]) -> li
                             "a path to a .toml file, relative to this file")
     target = folder / ext
     if not target.is_file():
-        raise ScenarioError(label, "not a file" if target.exists() else "file not found", "extends", ext,
-                            f"a path to a .toml file, relative to this file; {target} is "
-                            + ("a folder" if target.is_dir() else "not a file" if target.exists() else "not there"))
+        problem, state = (("not a file", "a folder" if target.is_dir() else "not a file") if target.exists()
+                          else ("file not found", "not there"))
+        raise ScenarioError(label, problem, "extends", ext,
+                            f"a path to a .toml file, relative to this file; {target} is {state}")
     if target.resolve() in seen:
         raise ScenarioError(label, "extends cycle: that file already extends this one", "extends", ext,
                             "a scenario file that does not extend this one back")
@@ -293,8 +294,8 @@ class _Checker:
         if len(seats) != players:
             where = self._owner(("players",)) if "players" in d else "the default"
             names = [s.get("name", "?") if isinstance(s, dict) else s for s in seats]   # the strategies, not tables
-            self.fail(("seats",), f"has {len(seats)} {'entry' if len(seats) == 1 else 'entries'} but players = {players} "
-                      f"(set by {where})", names,
+            entries = "entry" if len(seats) == 1 else "entries"
+            self.fail(("seats",), f"has {len(seats)} {entries} but players = {players} (set by {where})", names,
                       f"exactly {players} [[seats]] tables, or one `strategy` table for every seat")
         return [self.seat(spec, s, ("seats", i)) for i, s in enumerate(seats)]
 

@@ -116,18 +116,19 @@ class SpookyTowerComponents(_Strict):
     @field_validator("clock_dial")
     @classmethod
     def _dial(cls, v):
+        allowed = f"(allowed: 1 to {L.MAX_DIAL} effects, none of them 'clock')"
         if not 1 <= len(v) <= L.MAX_DIAL:
-            raise ValueError(f"a dial of {len(v)} steps (allowed: 1 to {L.MAX_DIAL} effects, none of them 'clock')")
+            raise ValueError(f"a dial of {len(v)} steps {allowed}")
         if "clock" in v:
-            raise ValueError("a dial step cannot move the clock again, it would never stop (allowed: 1 to "
-                             f"{L.MAX_DIAL} effects, none of them 'clock')")
+            raise ValueError(f"a dial step cannot move the clock again, it would never stop {allowed}")
         return v
 
     @field_validator("park_requirements")
     @classmethod
     def _park(cls, v):
         if len(v) > L.MAX_PARK or any(r < 1 or r > 50 for r in v):
-            problem = f"{len(v)} Park cards" if len(v) > L.MAX_PARK else "a Park card needing fewer than 1 or more than 50 clues"
+            problem = (f"{len(v)} Park cards" if len(v) > L.MAX_PARK
+                       else "a Park card needing fewer than 1 or more than 50 clues")
             raise ValueError(f"{problem} (allowed: at most {L.MAX_PARK} Park cards, each needing 1 to 50 clues)")
         return v
 
