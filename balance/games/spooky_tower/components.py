@@ -1,6 +1,6 @@
 """Spooky Tower components as validated settings, compiled to the arrays the kernel reads.
 
-Defaults are the public card list (``shared/games/spooky_tower_components.md``). Every number is a setting: a designer
+Defaults are the public card list (``docs/sources/spooky_tower_components.md``). Every number is a setting: a designer
 who owns the real cards types them into the scenario's ``[components]`` table. Rule points the rulebook leaves open
 are in :class:`SpookyTowerRules` (see ``docs/rules/spooky_tower.md``).
 """
