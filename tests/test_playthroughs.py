@@ -19,6 +19,18 @@ PLAYTHROUGHS = {
     "spooky_tower_default_seed3.jsonl": ["replay", "--seed", "3", "--format", "jsonl"],
     "spooky_tower_rulebook_4p_seed8.jsonl": ["replay", str(ROOT / "scenarios" / "spooky_tower_rulebook.toml"),
                                              "--seed", "8", "--players", "4", "--format", "jsonl"],
+    # Heuristic strategies with non-default parameters, seats rotated (game 1), every rule option changed: building
+    # scope flips by effect, takes before clues when three value-6 Photos reveal together, two extra turns stacked,
+    # pets stolen, the Park, flip 8- reaching 1 and 8, flip 9+ reaching 9 and 12.
+    "mixed_heuristics_4p_seed359_game1.jsonl": ["replay", str(HERE / "mixed_heuristics_4p.toml"), "--seed", "359",
+                                                "--game", "1", "--format", "jsonl"],
+    # Every component setting changed: Grimoire ghosts worth 2, Park cards worth 2 needing 3, 1, 2 clues, two Ghost
+    # Pets (stolen, and one lost), five fragments (three held without a win at 4 to win; the reserve runs out), a
+    # five-step dial (clue, extra turn, none, midnight), changed bonuses (value 7 clue, value 12 fragment + reroll,
+    # none on 1) and ghost worths (8: 0, 10: 3, the winning capture), take 8- reaching 1 and 8, flip 8- reaching 1
+    # and 8, flip 9+ reaching 9 and 12, 8 ghosts to win.
+    "mixed_components_3p_seed2795.jsonl": ["replay", str(HERE / "mixed_components_3p.toml"), "--seed", "2795",
+                                           "--format", "jsonl"],
 }
 
 
