@@ -14,17 +14,20 @@ STRATEGIES = {
         "is legal; effect targets and pet victims uniform; always goes to the Park."),
     "ghost_hunter": StrategySpec(
         "ghost_hunter", 1,
-        "Greedy: flips the held stack with the most expected ghosts once it is worth `flip_min_ev`, otherwise takes "
-        "the card whose Photos hold the most ghosts; steals from the leader.",
-        (ParamSpec("flip_min_ev", 0.6, 0.0, 10.0, "Expected ghosts a flip must promise before it beats taking."),
+        "Greedy: scores a flip by the expected ghosts of the held stack, marked down by 1 while they fall short of "
+        "`flip_min_ev`, and a take by `take_weight` x the card's expected ghosts; plays the best; steals from the "
+        "leader.",
+        (ParamSpec("flip_min_ev", 0.6, 0.0, 10.0, "Expected ghosts below which a flip scores 1 less (taking then "
+                                                  "usually wins)."),
          ParamSpec("take_weight", 0.5, 0.0, 10.0, "Worth of taking a card, per expected ghost on its Photos."),
          ParamSpec("reroll_below", 0.3, -1.0, 10.0, "Reroll when the best action scores below this."),
          ParamSpec("steal_leader", 1.0, 0.0, 1.0, "1: steal pets from the player nearest to winning; 0: from the "
                                                   "first seat holding one."))),
     "collector": StrategySpec(
         "collector", 2,
-        "Builds stacks: keeps taking cards, preferring values it already holds, and flips a value only once it "
-        "holds `stack_target` cards of it (or its Town stack is empty).",
+        "Builds stacks: keeps taking cards, preferring values it already holds, and flips a value once it holds "
+        "`stack_target` cards of it (or its Town stack is empty); before that a flip scores 11 less, so only a "
+        "stack of high ghost value is flipped early.",
         (ParamSpec("stack_target", 3.0, 1.0, 40.0, "Cards of one value to hold before flipping them."),
          ParamSpec("reroll_below", 0.5, -1.0, 20.0, "Reroll when the best action scores below this."))),
     "clock_rusher": StrategySpec(
@@ -90,7 +93,7 @@ def assumptions(scenario) -> list[tuple[str, str, str]]:
     rows.append(("components.buildings",
                  "public card list" if c.buildings == default.buildings else "scenario's own card list",
                  "No rulebook lists the cards; the default is the Board Game Arena data "
-                 "(shared/games/spooky_tower_components.md)."))
+                 "(docs/sources/spooky_tower_components.md)."))
     worth = {b.value: b.ghost_worth for b in c.buildings if b.ghost_worth != 1}
     rows.append(("components.buildings[].ghost_worth", str(worth or "all 1"),
                  "The card list counts each value-12 ghost Photo as two ghosts."))
