@@ -1,13 +1,14 @@
 # Two commands do all the set-up on a fresh machine that has only python3:
 #   make run    builds .venv, plays the embedded default scenario, prints its results and writes its report
 #   make test   builds .venv (with test extras) and runs the whole suite
+#   make mutants  the mutation score: the suite against each curated bug (docs/testing.md)
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 # A fresh Numba cache for tests and CI, so a stale compiled kernel can never hide a change.
 TEST_CACHE ?= $(CURDIR)/.numba_cache/test-$(shell date +%s%N)
 
-.PHONY: run test bench clean venv
+.PHONY: run test bench mutants clean venv
 
 $(BIN)/balance: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +24,11 @@ run: $(BIN)/balance
 test: $(BIN)/balance
 	rm -rf .numba_cache/test-*
 	NUMBA_CACHE_DIR=$(TEST_CACHE) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 --dist loadfile tests
+
+# Not part of `make test`: applies each mutation in mutants/<game>.toml alone and runs the suite against it
+# (tens of minutes; see docs/testing.md). MUTANTS="--game spooky_tower --only id1,id2" narrows it.
+mutants: $(BIN)/balance
+	$(BIN)/python mutants/run.py $(MUTANTS)
 
 bench: $(BIN)/balance
 	$(BIN)/balance bench
