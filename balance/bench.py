@@ -16,11 +16,31 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+from numba import njit, prange
 
+from .rng import PURPOSE_DICE, scale_nb, stream_key_nb, word32_nb
 from .runner import play_chunk, set_threads
 from .scenario import Scenario
 
 REPEATS = 3
+
+
+@njit(cache=True, parallel=True)
+def floor_nb(draws, seed, game0, n_blocks, sink):
+    """Speed floor: per game, as many random draws (stream words) as the real kernel made, and no rules.
+
+    Each draw is computed straight from its counter (the kernel's streams compute the same words one draw ahead, to
+    keep the mixer off its critical path); nothing carries from draw to draw, so this loop vectorises.
+    """
+    n_games = draws.shape[0]
+    per_block = (n_games + n_blocks - 1) // n_blocks
+    for b in prange(n_blocks):
+        acc = 0
+        for i in range(b * per_block, min(n_games, (b + 1) * per_block)):
+            key = stream_key_nb(seed, game0 + i, PURPOSE_DICE)
+            for c in range(1, draws[i] + 1):
+                acc += scale_nb(word32_nb(key, c), 6)
+        sink[b] = acc
 
 
 @dataclass
@@ -83,9 +103,6 @@ def _kernel(spec, compiled, scenario, games, threads):
 def benchmark(scenario: Scenario, games: int = 2_000_000, reference_games: int = 300,
               threads: int | None = None) -> BenchResult:
     """Measure the kernel (all threads and one), the floor and the reference engine on the same seeds."""
-    from .games.spooky_tower.kernel import floor_nb
-    from .games.spooky_tower.reference import play_scenario
-
     spec = scenario.spec()
     compiled = spec.compile_scenario(scenario)
     kernel_gps, out, n_threads = _kernel(spec, compiled, scenario, games, threads)
@@ -95,10 +112,10 @@ def benchmark(scenario: Scenario, games: int = 2_000_000, reference_games: int =
     sink = np.zeros(4 * n_threads, np.int64)
     floor_nb(draws[:100], np.uint64(scenario.seed), 0, 2, sink)
     floor_gps = _best_rate(lambda: floor_nb(draws, np.uint64(scenario.seed), 0, 4 * n_threads, sink), games)
-    play_scenario(scenario, scenario.seed, 0)
+    spec.reference(scenario, scenario.seed, 0)
     t = time.perf_counter()
     for g in range(reference_games):
-        play_scenario(scenario, scenario.seed, g)
+        spec.reference(scenario, scenario.seed, g)
     reference_gps = reference_games / (time.perf_counter() - t)
     return BenchResult(scenario.name, scenario.players, [s.strategy for s in scenario.seats], n_threads, games,
                        kernel_gps, kernel_1t, floor_gps, reference_games, reference_gps, machine())

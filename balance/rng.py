@@ -180,3 +180,43 @@ def flat_pair_nb(s, off, n1, n2):
     numbers as :meth:`PyStream.pair`."""
     word = flat_word_nb(s, off)
     return scale_nb(word >> _S32, n1), scale_nb(word & _LOW32, n2)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Shuffles: every game's shuffles are this Fisher-Yates, from the back, position i swapping with a uniform position
+# 0..i; the two halves of one stream word serve two positions (``flat_pair_nb`` / ``PyStream.pair``) and a last odd
+# position takes a word of its own. The compiled one shuffles s[base:base+n] in place; the plain one returns a list.
+
+@rules_jit_inline
+def flat_swap_nb(s, a, b):
+    t = s[a]
+    s[a] = s[b]
+    s[b] = t
+
+
+@rules_jit_inline
+def flat_shuffle_nb(s, base, n, sh):
+    """Fisher-Yates shuffle of s[base:base+n] from the stream at `sh`."""
+    i = n - 1
+    while i >= 2:
+        j1, j2 = flat_pair_nb(s, sh, i + 1, i)
+        flat_swap_nb(s, base + np.uint64(i), base + np.uint64(j1))
+        flat_swap_nb(s, base + np.uint64(i - 1), base + np.uint64(j2))
+        i -= 2
+    if i == 1:
+        flat_swap_nb(s, base + np.uint64(1), base + np.uint64(flat_below_nb(s, sh, 2)))
+
+
+def py_shuffled(items, stream: PyStream) -> list:
+    """The same shuffle in plain Python: a shuffled copy of `items`."""
+    out = list(items)
+    i = len(out) - 1
+    while i >= 2:
+        j1, j2 = stream.pair(i + 1, i)
+        out[i], out[j1] = out[j1], out[i]
+        out[i - 1], out[j2] = out[j2], out[i - 1]
+        i -= 2
+    if i == 1:
+        j = stream.below(2)
+        out[1], out[j] = out[j], out[1]
+    return out

@@ -11,7 +11,7 @@ import numba.core.registry
 from balance import rng
 from balance.games.spooky_tower import kernel, layout, strategies
 
-ALLOCATING = {"simulate_nb", "trace_game_nb", "floor_nb"}
+ALLOCATING = {"simulate_nb", "trace_game_nb"}
 
 
 def jitted(module):

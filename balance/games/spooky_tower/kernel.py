@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from ..._jit import rules_jit, rules_jit_inline
 from ...rng import (PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_pair_nb,
-                   scale_nb, stream_key_nb, word32_nb)
+                   flat_shuffle_nb)
 from . import enums as E
 from . import strategies as S
 from .layout import (BONUS_COUNT, BONUS_FX, BONUS_NFX, CAND, CARD_FX, CARD_NFX, CARD_VALUE, CHOICE_SCRIPT, CNT, DIAL,
@@ -75,33 +75,12 @@ def reset_nb(s, seed, game):
         for i in range(n):
             s[town_at(v, i)] = first + i
             s[at(LOC, first + i)] = LOC_TOWN
-        shuffle_nb(s, town_at(v, 0), n, sh)
+        flat_shuffle_nb(s, town_at(v, 0), n, sh)
         s[at(TOWN_N, v)] = n
     n_grim = s[OPT + E.OPT_N_GRIMOIRE]
     for i in range(n_grim):
         s[at(GRIM, i)] = i
-    shuffle_nb(s, at(GRIM, 0), n_grim, sh)
-
-
-@rules_jit_inline
-def swap_nb(s, a, b):
-    t = s[a]
-    s[a] = s[b]
-    s[b] = t
-
-
-@rules_jit_inline
-def shuffle_nb(s, base, n, sh):
-    """Fisher-Yates shuffle of s[base:base+n] from the stream at `sh`: position i (from the top down) swaps with a
-    uniform position 0..i; the two halves of one stream word serve two positions."""
-    i = n - 1
-    while i >= 2:
-        j1, j2 = flat_pair_nb(s, sh, i + 1, i)
-        swap_nb(s, base + np.uint64(i), base + np.uint64(j1))
-        swap_nb(s, base + np.uint64(i - 1), base + np.uint64(j2))
-        i -= 2
-    if i == 1:
-        swap_nb(s, base + np.uint64(1), base + np.uint64(flat_below_nb(s, sh, 2)))
+    flat_shuffle_nb(s, at(GRIM, 0), n_grim, sh)
 
 
 @rules_jit_inline
@@ -573,24 +552,6 @@ def trace_game_nb(s0, f0, lineup_kinds, lineup_params, seed, game, trace_rows):
     seat_lineup_nb(s, f, lineup_kinds, lineup_params, False, game, slots)
     play_game_nb(s, f, seed, game)
     return s
-
-
-@njit(cache=True, parallel=True)
-def floor_nb(draws, seed, game0, n_blocks, sink):
-    """Speed floor: per game, as many random draws (stream words) as the real kernel made, and no rules.
-
-    Each draw is computed straight from its counter (the kernel's streams compute the same words one draw ahead, to
-    keep the mixer off its critical path); nothing carries from draw to draw, so this loop vectorises.
-    """
-    n_games = draws.shape[0]
-    per_block = (n_games + n_blocks - 1) // n_blocks
-    for b in prange(n_blocks):
-        acc = 0
-        for i in range(b * per_block, min(n_games, (b + 1) * per_block)):
-            key = stream_key_nb(seed, game0 + i, PURPOSE_DICE)
-            for c in range(1, draws[i] + 1):
-                acc += scale_nb(word32_nb(key, c), 6)
-        sink[b] = acc
 
 
 # --- Test hooks (plain Python): stack the Town, script the dice and the "scripted" strategy's decisions. --------

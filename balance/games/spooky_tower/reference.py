@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, flat_seek_nb
+from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, flat_seek_nb, py_shuffled
 from . import enums as E
 from . import layout as L
 from . import strategies as S
@@ -172,22 +172,6 @@ class ReferenceGame:
 
 # --- the game --------------------------------------------------------------------------------------------------------
 
-def shuffled(cards: Sequence[int], stream: PyStream) -> list[int]:
-    """Fisher-Yates from the back, as every shuffle of the game is done: position i swaps with a uniform position
-    0..i. One stream word serves two positions (``PyStream.pair``); a last odd position takes a word of its own."""
-    out = list(cards)
-    i = len(out) - 1
-    while i >= 2:
-        j1, j2 = stream.pair(i + 1, i)
-        out[i], out[j1] = out[j1], out[i]
-        out[i - 1], out[j2] = out[j2], out[i - 1]
-        i -= 2
-    if i == 1:
-        j = stream.below(2)
-        out[1], out[j] = out[j], out[1]
-    return out
-
-
 def _as_int64(word: int) -> int:
     """A 64-bit stream key as the signed integer the flat state stores."""
     return word - (1 << 64) if word >= (1 << 63) else word
@@ -230,8 +214,8 @@ class Table:
         self.strategy_streams = [PyStream(self.seed, self.game, PURPOSE_STRATEGY + p) for p in range(self.n_players)]
         self.town: list[list[int]] = [[]]
         for v in VALUES:
-            self.town.append(shuffled(range(book.first[v], book.first[v] + book.count[v]), deal))
-        self.grimoire = list(reversed(shuffled(range(len(book.grimoire)), deal)))    # top = last
+            self.town.append(py_shuffled(range(book.first[v], book.first[v] + book.count[v]), deal))
+        self.grimoire = list(reversed(py_shuffled(range(len(book.grimoire)), deal)))    # top = last
         self.park = list(reversed(range(len(book.park))))                            # top = last
         for v, cards in town.items():
             self.town[v] = list(cards)
