@@ -122,11 +122,11 @@ def run(scenario, out_dir, as_json, **kw):
               help="Report folder: new, empty, or an earlier report (default: reports/<scenario name>).")
 def report(scenario, out_dir, **kw):
     """Play a scenario and write an HTML report, a Markdown summary and PNG plots."""
-    from .report import FILES, write_report
+    from .report import files_for, write_report
 
     if out_dir is None:
         out_dir = Path("reports") / (Path(scenario).stem if scenario else "default")
-    _check_out(out_dir, FILES)
+    _check_out(out_dir, files_for(_load(scenario)))
     results = _simulate(scenario, **kw)
     click.echo(results.summary())
     click.echo(results.speed_line())
@@ -154,19 +154,36 @@ def show(scenario):
               help="Readable English, or one JSON event per line.")
 def replay(scenario, seed, game, players, fmt):
     """Narrate one game, move by move, as the kernel and the reference engine both play it."""
-    from .games.spooky_tower.narrate import narrate_jsonl, narrate_text, replay as replay_game
-
     sc = _load(scenario, seed=seed, players=players)
-    played = replay_game(sc, sc.seed, game)
+    spec = sc.spec()
+    if spec.replay is None:
+        _fail(f"{spec.name}: no replay for this game yet")
+    played = spec.replay(sc, sc.seed, game)
     try:
         if fmt == "jsonl":
-            for line in narrate_jsonl(played):
+            for line in spec.narrate_jsonl(played):
                 click.echo(line)
         else:
-            click.echo(narrate_text(played))
+            click.echo(spec.narrate_text(played))
         sys.stdout.flush()
     except BrokenPipeError:         # `balance replay ... | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+@main.command("show-map")
+@click.argument("scenario", required=False, type=click.Path(dir_okay=False))
+@click.option("--level", type=click.IntRange(1, 9), help="Draw one level only (default: every level).")
+def show_map(scenario, level):
+    """Draw the scenario's map as text (walls, rooms, hallways, doors, staircases), so a designer can check it."""
+    sc = _load(scenario)
+    spec = sc.spec()
+    if spec.draw_map is None:
+        _fail(f"{scenario or '<default>'}: {spec.title} is not played on a map (allowed: a scenario of a game with "
+              "a map, such as haunted_tower)")
+    try:
+        click.echo(spec.draw_map(sc, level), nl=False)
+    except ValueError as err:
+        _fail(f"{scenario or '<default>'}: --level {level}: {err}")
 
 
 @main.command()

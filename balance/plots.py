@@ -92,26 +92,82 @@ def victories(r: Results) -> Figure:
 
 
 def cards(r: Results) -> Figure:
-    """Per item: mean of each counter per game, and the win-rate difference of seats that used it (Newcombe CI)."""
+    """The first counter group (Spooky Tower: per Building value), see :func:`group`."""
+    return group(r)
+
+
+def group(r: Results, name: str | None = None) -> Figure:
+    """Per thing of a counter group: mean of each counter per game, and the win-rate difference of seats that used
+    it against the others (Newcombe 95% CI), in percentage points."""
     t = r.tallies
-    df = r.cards
-    u = t.counter_names[t.used_counter]
-    fig = _figure(10, 6)
+    g = t.groups[0] if name is None else next(x for x in t.groups if x.name == name)
+    df = r.group(g.name)
+    u = g.counter_names[g.used_counter]
+    fig = _figure(max(10, 0.45 * len(df)), 6)
     top, bottom = fig.subplots(2, 1, sharex=True)
     x = np.arange(len(df))
-    width = 0.8 / max(len(t.counter_names), 1)
-    for c, name in enumerate(t.counter_names):
-        top.bar(x + (c - (len(t.counter_names) - 1) / 2) * width, df[f"{name}_per_game"], width, label=name)
+    width = 0.8 / max(len(g.counter_names), 1)
+    for c, cname in enumerate(g.counter_names):
+        top.bar(x + (c - (len(g.counter_names) - 1) / 2) * width, df[f"{cname}_per_game"], width, label=cname)
     top.set_ylabel("per game")
-    top.legend(fontsize="small", ncols=len(t.counter_names), loc="lower center", bbox_to_anchor=(0.5, 1.0),
+    top.legend(fontsize="small", ncols=len(g.counter_names), loc="lower center", bbox_to_anchor=(0.5, 1.0),
                frameon=False)
     d = df.win_rate_diff.to_numpy()
     err = np.vstack([d - df.diff_ci_low.to_numpy(), df.diff_ci_high.to_numpy() - d])
     bottom.errorbar(x, d, yerr=np.nan_to_num(err), fmt="o", capsize=3)
     bottom.axhline(0, color="grey", lw=1)
     bottom.set_ylabel(f"win rate: {u} - not {u}")
-    bottom.set_xticks(x, [str(v) for v in df[t.item_name]])
-    bottom.set_xlabel(t.item_name)
+    labels = [str(v) for v in df[g.name]]
+    rotate = max((len(s) for s in labels), default=0) > 3
+    bottom.set_xticks(x, labels, rotation=60 if rotate else 0, ha="right" if rotate else "center")
+    bottom.set_xlabel(g.name)
+    return fig
+
+
+def roles(r: Results) -> Figure:
+    """Per role (hero): win rate with its Wilson 95% interval, and mean points with its t 95% interval."""
+    t = r.tallies
+    df = r.roles
+    fig = _figure(10, 3.8)
+    ax_win, ax_pts = fig.subplots(1, 2)
+    x = np.arange(len(df))
+    labels = [str(v) for v in df[t.role_name]]
+    y, err = _errors(df)
+    ax_win.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o", capsize=4)
+    ax_win.set_xticks(x, labels, rotation=30, ha="right")
+    ax_win.set_ylabel("win rate (95% CI)")
+    ax_win.set_title(f"Wins by {t.role_name}")
+    if t.points_counter:
+        pts = f"{t.points_counter}_mean"
+        m = df[pts].to_numpy()
+        e = np.vstack([m - df[f"{t.points_counter}_ci_low"].to_numpy(), df[f"{t.points_counter}_ci_high"] - m])
+        ax_pts.errorbar(x, m, yerr=np.nan_to_num(e), fmt="o", capsize=4, color="tab:orange")
+        ax_pts.set_ylabel(f"mean {t.points_counter} (95% CI)")
+        ax_pts.set_title(f"{t.points_counter.capitalize()} by {t.role_name}")
+    ax_pts.set_xticks(x, labels, rotation=30, ha="right")
+    return fig
+
+
+def score_lines(r: Results) -> Figure:
+    """Mean points per game by scoring line, stacked, for each role (or each seat in a game without roles)."""
+    t = r.tallies
+    names = list(t.player_counter_names)
+    if t.role_name is not None:
+        sums, games, labels = t.role_final_sum, t.role_games, [str(v) for v in t.role_labels]
+    else:
+        sums, games, labels = t.seat_final_sum, t.seat_games, [f"seat {s}" for s in range(len(t.lineup))]
+    fig = _figure(9, 4)
+    ax = fig.subplots()
+    x = np.arange(len(labels))
+    bottom = np.zeros(len(labels))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for line in t.score_lines:
+            h = np.nan_to_num(sums[:, names.index(line)] / games)
+            ax.bar(x, h, bottom=bottom, label=line)
+            bottom += h
+    ax.set_xticks(x, labels, rotation=30, ha="right")
+    ax.set_ylabel("mean points per game")
+    ax.legend(fontsize="small")
     return fig
 
 

@@ -70,6 +70,50 @@ def _rate_table(keys: dict[str, Any], wins, games) -> pd.DataFrame:
     return pd.DataFrame(keys | {"games": games, "wins": wins, "win_rate": rate, "ci_low": lo, "ci_high": hi})
 
 
+def _group_frame(t: Tallies, g) -> pd.DataFrame:
+    """The table of one counter group (see :meth:`Results.group`)."""
+    u = g.counter_names[g.used_counter]
+    base = g.counter_names[g.ratio_base]
+    tot = g.totals.astype(np.float64)
+    df = pd.DataFrame({g.name: list(g.labels)})
+    with np.errstate(divide="ignore", invalid="ignore"):
+        wins = int(t.seat_wins.sum())
+        others = int(t.seat_games.sum()) - wins
+        won = g.totals_won.astype(np.float64)
+        for c, name in enumerate(g.counter_names):
+            df[f"{name}_per_game"] = tot[:, c] / t.games
+        for c, name in enumerate(g.counter_names):   # the same counters split by whether the seat won
+            df[f"{name}_per_winner"] = won[:, c] / wins if wins else np.nan
+            df[f"{name}_per_other_seat"] = (tot[:, c] - won[:, c]) / others if others else np.nan
+        for c in range(g.ratio_base + 1, len(g.counter_names)):
+            df[f"{g.counter_names[c]}_per_{base}"] = np.where(tot[:, g.ratio_base] > 0,
+                                                              tot[:, c] / tot[:, g.ratio_base], np.nan)
+        d, lo, hi = diff_interval(g.used_wins, g.used_pairs, g.unused_wins, g.unused_pairs)
+        df[f"{u}_players"] = g.used_pairs
+        df[f"win_rate_{u}"] = g.used_wins / g.used_pairs
+        df[f"not_{u}_players"] = g.unused_pairs
+        df[f"win_rate_not_{u}"] = g.unused_wins / g.unused_pairs
+    df["win_rate_diff"], df["diff_ci_low"], df["diff_ci_high"] = d, lo, hi
+    return df
+
+
+def _means_frame(t: Tallies, keys: dict, sums, squares, games) -> pd.DataFrame:
+    """Mean per game of every final counter (``<counter>_mean``), from sums over the rows' games; the points
+    counter also gets its Student-t 95% interval (``points_ci_low``, ``points_ci_high``)."""
+    df = pd.DataFrame(keys)
+    if sums is None:
+        return df
+    games = np.asarray(games)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for k, name in enumerate(t.player_counter_names):
+            df[f"{name}_mean"] = sums[:, k] / games
+            if name == t.points_counter:
+                ci = [mean_interval(n, s, q)[1:] for n, s, q in zip(games, sums[:, k], squares[:, k])]
+                df[f"{name}_ci_low"] = [lo for lo, _ in ci]
+                df[f"{name}_ci_high"] = [hi for _, hi in ci]
+    return df
+
+
 class Results:
     """Aggregated outcomes of a run, with metadata (``meta``) and the kept per-game rows (``games``)."""
 
@@ -91,6 +135,7 @@ class Results:
                                                        else meta["scenario_toml"]))
         self.meta = json_safe(meta)
         self.games = games if games is not None else pd.DataFrame()
+        self._group_cache: dict[str, pd.DataFrame] = {}
 
     def __repr__(self) -> str:
         return f"<Results {self.tallies.game}: {self.tallies.games} games, lineup {list(self.tallies.lineup)}>"
@@ -109,7 +154,19 @@ class Results:
         for s in range(len(t.lineup)):
             here = {t.lineup[j] for j in np.nonzero(t.seat_slot_games[s])[0]}
             names.append(here.pop() if len(here) == 1 else (t.lineup[s] if not here else "mixed"))
-        return _rate_table({"seat": np.arange(len(t.lineup)), "strategy": names}, t.seat_wins, t.seat_games)
+        keys = {"seat": np.arange(len(t.lineup)), "strategy": names}
+        if t.role_name is not None:
+            roles = []
+            for s in range(len(t.lineup)):
+                here = np.nonzero(t.seat_role_games[s])[0]
+                roles.append(t.role_labels[here[0]] if len(here) == 1 else ("mixed" if len(here) else "-"))
+            keys[t.role_name] = roles
+        df = _rate_table(keys, t.seat_wins, t.seat_games)
+        if t.points_counter:
+            means = self.seat_means
+            for col in (f"{t.points_counter}_mean", f"{t.points_counter}_ci_low", f"{t.points_counter}_ci_high"):
+                df[col] = means[col]
+        return df
 
     @cached_property
     def slots(self) -> pd.DataFrame:
@@ -180,38 +237,64 @@ class Results:
             df[f"seat{s}_share"] = wins[keep, s] / h[keep]
         return df
 
-    @cached_property
-    def cards(self) -> pd.DataFrame:
-        """One row per item: per-game rate of each counter, ratios to the "used" counter, and win rate of the seats
-        that used the item against those that did not, with the difference's Newcombe 95% interval."""
+    def group(self, name: str | None = None) -> pd.DataFrame:
+        """One row per thing of a counter group (default: the first, Spooky Tower's Building values; The Haunted
+        Tower: "monster", "item"): per-game rate of each counter, the same split by whether the seat won, ratios to
+        the group's base counter, and the win rate of the seats that used the thing against those that did not,
+        with the difference's Newcombe 95% interval."""
+        groups = {g.name: g for g in self.tallies.groups}
+        if name is not None and name not in groups:
+            raise KeyError(f"no counter group {name!r}; this game has {', '.join(groups)}")
+        return self._group_table(self.tallies.groups[0].name if name is None else name)
+
+    def _group_table(self, name: str) -> pd.DataFrame:
         t = self.tallies
-        u = t.counter_names[t.used_counter]
-        tot = t.item_totals.astype(np.float64)
-        df = pd.DataFrame({t.item_name: list(t.item_labels)})
-        with np.errstate(divide="ignore", invalid="ignore"):
-            wins = int(t.seat_wins.sum())
-            others = int(t.seat_games.sum()) - wins
-            won = t.item_totals_won.astype(np.float64)
-            for c, name in enumerate(t.counter_names):
-                df[f"{name}_per_game"] = tot[:, c] / t.games
-            for c, name in enumerate(t.counter_names):   # the same counters split by whether the seat won
-                df[f"{name}_per_winner"] = won[:, c] / wins if wins else np.nan
-                df[f"{name}_per_other_seat"] = (tot[:, c] - won[:, c]) / others if others else np.nan
-            for c in range(t.used_counter + 1, len(t.counter_names)):
-                df[f"{t.counter_names[c]}_per_{u}"] = np.where(tot[:, t.used_counter] > 0,
-                                                               tot[:, c] / tot[:, t.used_counter], np.nan)
-            d, lo, hi = diff_interval(t.used_wins, t.used_pairs, t.unused_wins, t.unused_pairs)
-            df[f"{u}_players"] = t.used_pairs
-            df[f"win_rate_{u}"] = t.used_wins / t.used_pairs
-            df[f"not_{u}_players"] = t.unused_pairs
-            df[f"win_rate_not_{u}"] = t.unused_wins / t.unused_pairs
-        df["win_rate_diff"], df["diff_ci_low"], df["diff_ci_high"] = d, lo, hi
-        return df
+        if name not in self._group_cache:
+            self._group_cache[name] = _group_frame(t, next(g for g in t.groups if g.name == name))
+        return self._group_cache[name]
+
+    @property
+    def cards(self) -> pd.DataFrame:
+        """The first counter group's table (Spooky Tower: one row per Building value), see :meth:`group`."""
+        return self.group()
 
     @property
     def items(self) -> pd.DataFrame:
         """The game-neutral name of :attr:`cards`."""
         return self.cards
+
+    @cached_property
+    def seat_means(self) -> pd.DataFrame:
+        """One row per seat: the mean per game of each of its final counters (points, kills, deaths ...), and for the
+        points counter its Student-t 95% interval."""
+        t = self.tallies
+        return _means_frame(t, {"seat": np.arange(len(t.lineup))}, t.seat_final_sum, t.seat_final_sq, t.seat_games)
+
+    @cached_property
+    def roles(self) -> pd.DataFrame:
+        """One row per role (The Haunted Tower: per hero): seat-games played, wins (a tie counts for each tied seat),
+        win rate with its Wilson 95% interval, and the mean per game of each final counter (points with a 95%
+        interval). Empty for a game without roles."""
+        t = self.tallies
+        if t.role_name is None:
+            return pd.DataFrame()
+        df = _rate_table({t.role_name: list(t.role_labels)}, t.role_wins, t.role_games)
+        means = _means_frame(t, {}, t.role_final_sum, t.role_final_sq, t.role_games)
+        return pd.concat([df, means], axis=1)
+
+    @cached_property
+    def score_lines(self) -> pd.DataFrame:
+        """For a points game: each scoring line's mean points per seat and game and its share of all points."""
+        t = self.tallies
+        if not t.score_lines or t.seat_final_sum is None:
+            return pd.DataFrame()
+        names = list(t.player_counter_names)
+        total = t.seat_final_sum[:, names.index(t.points_counter)].sum() if t.points_counter else 0
+        sums = np.array([t.seat_final_sum[:, names.index(line)].sum() for line in t.score_lines], dtype=np.float64)
+        seat_games = max(int(t.seat_games.sum()), 1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return pd.DataFrame({"line": list(t.score_lines), "points_per_seat_game": sums / seat_games,
+                                 "share_of_points": sums / total if total else np.nan})
 
     # --- text, JSON, files -----------------------------------------------------------------------------------
     def display_tables(self) -> dict[str, pd.DataFrame]:
@@ -318,18 +401,26 @@ def _num(x, digits: int = 3) -> str:
 
 def _display_tables(r: Results) -> dict[str, pd.DataFrame]:
     t = r.tallies
-    u = t.counter_names[t.used_counter]
     rates = lambda df: [_pct(x) for x in df.win_rate]  # noqa: E731
     cis = lambda df: [_ci(a, b) for a, b in zip(df.ci_low, df.ci_high)]  # noqa: E731
-    seats, strat, vic, lens, cards = r.seats, r.strategies, r.victories, r.lengths, r.cards
-    out = {
-        "Seats": pd.DataFrame({"seat": seats.seat.astype(str), "strategy": seats.strategy,
-                               "games": [f"{n:,}" for n in seats.games], "wins": [f"{n:,}" for n in seats.wins],
-                               "win rate": rates(seats), "95% CI": cis(seats)}),
-        "Strategies": pd.DataFrame({"strategy": strat.strategy, "games": [f"{n:,}" for n in strat.games],
-                                    "wins": [f"{n:,}" for n in strat.wins], "win rate": rates(strat),
-                                    "95% CI": cis(strat)}),
-        "Victory kinds": pd.DataFrame({"kind": vic.kind, "games": [f"{n:,}" for n in vic.games],
+    count = lambda xs: [f"{n:,}" for n in xs]  # noqa: E731
+    seats, strat, vic, lens = r.seats, r.strategies, r.victories, r.lengths
+    seat_cols = {"seat": seats.seat.astype(str), "strategy": seats.strategy}
+    if t.role_name is not None:
+        seat_cols[t.role_name] = seats[t.role_name]
+    seat_cols |= {"games": count(seats.games), "wins": count(seats.wins), "win rate": rates(seats),
+                  "95% CI": cis(seats)}
+    if t.points_counter:
+        seat_cols |= _points_columns(seats, t.points_counter)
+    out = {"Seats": pd.DataFrame(seat_cols)}
+    if t.role_name is not None:
+        roles = r.roles
+        out[_plural(t.role_name).capitalize()] = pd.DataFrame({t.role_name: roles[t.role_name], "games": count(roles.games), "wins": count(roles.wins),
+                          "win rate": rates(roles), "95% CI": cis(roles)} | _points_columns(roles, t.points_counter))
+    out |= {
+        "Strategies": pd.DataFrame({"strategy": strat.strategy, "games": count(strat.games),
+                                    "wins": count(strat.wins), "win rate": rates(strat), "95% CI": cis(strat)}),
+        "Victory kinds": pd.DataFrame({"kind": vic.kind, "games": count(vic.games),
                                        "share": [_pct(x) for x in vic.share], "95% CI": cis(vic)}),
         "Lengths": pd.DataFrame({"measure": lens.measure, "mean": [_num(x, 2) for x in lens["mean"]],
                                  "95% CI": [f"[{_num(a, 2)}, {_num(b, 2)}]" for a, b in
@@ -337,18 +428,54 @@ def _display_tables(r: Results) -> dict[str, pd.DataFrame]:
                                  "median": [_num(x, 0) for x in lens["median"]],
                                  "p10": [_num(x, 0) for x in lens.p10], "p90": [_num(x, 0) for x in lens.p90]}),
     }
-    items = {t.item_name: [str(x) for x in cards[t.item_name]]}
-    for name in t.counter_names:
-        items[f"{name}/game"] = [_num(x) for x in cards[f"{name}_per_game"]]
-    for c in range(t.used_counter + 1, len(t.counter_names)):
-        name = t.counter_names[c]
-        items[f"{name}/{u}"] = [_num(x) for x in cards[f"{name}_per_{u}"]]
-    items[f"win {u}"] = [_pct(x) for x in cards[f"win_rate_{u}"]]
-    items[f"win not {u}"] = [_pct(x) for x in cards[f"win_rate_not_{u}"]]
-    items["diff (pp)"] = ["-" if not np.isfinite(x) else f"{100 * x:+.2f}" for x in cards.win_rate_diff]
-    items["95% CI (pp)"] = [_ci(a, b).rstrip("%") for a, b in zip(cards.diff_ci_low, cards.diff_ci_high)]
-    out[f"Per {t.item_name}"] = pd.DataFrame(items)
+    if t.score_lines:
+        lines = r.score_lines
+        out["Points by scoring line"] = pd.DataFrame({
+            "line": lines.line, "points/seat-game": [_num(x) for x in lines.points_per_seat_game],
+            "share": [_pct(x) for x in lines.share_of_points]})
+    summary = t.summary_counters
+    if t.role_name is not None and summary:
+        out[f"Per {t.role_name} (means per game)"] = _means_display(r.roles, t.role_name, summary)
+        out["Per seat (means per game)"] = _means_display(r.seat_means.assign(seat=r.seat_means.seat.astype(str)),
+                                                          "seat", summary)
+    for g in t.groups:
+        out[f"Per {g.name}"] = _group_display(r.group(g.name), g)
     return out
+
+
+def _plural(word: str) -> str:
+    return word + ("es" if word.endswith(("o", "s", "x")) else "s")
+
+
+def _points_columns(df: pd.DataFrame, points: str | None) -> dict:
+    if not points:
+        return {}
+    return {f"mean {points}": [_num(x, 2) for x in df[f"{points}_mean"]],
+            f"95% CI ({points})": [f"[{_num(a, 2)}, {_num(b, 2)}]" for a, b in
+                                   zip(df[f"{points}_ci_low"], df[f"{points}_ci_high"])]}
+
+
+def _means_display(df: pd.DataFrame, key: str, counters) -> pd.DataFrame:
+    cols = {key: [str(x) for x in df[key]]}
+    for name in counters:
+        cols[name] = [_num(x, 2) for x in df[f"{name}_mean"]]
+    return pd.DataFrame(cols)
+
+
+def _group_display(df: pd.DataFrame, g) -> pd.DataFrame:
+    u = g.counter_names[g.used_counter]
+    base = g.counter_names[g.ratio_base]
+    items = {g.name: [str(x) for x in df[g.name]]}
+    for name in g.counter_names:
+        items[f"{name}/game"] = [_num(x) for x in df[f"{name}_per_game"]]
+    for c in range(g.ratio_base + 1, len(g.counter_names)):
+        name = g.counter_names[c]
+        items[f"{name}/{base}"] = [_num(x) for x in df[f"{name}_per_{base}"]]
+    items[f"win {u}"] = [_pct(x) for x in df[f"win_rate_{u}"]]
+    items[f"win not {u}"] = [_pct(x) for x in df[f"win_rate_not_{u}"]]
+    items["diff (pp)"] = ["-" if not np.isfinite(x) else f"{100 * x:+.2f}" for x in df.win_rate_diff]
+    items["95% CI (pp)"] = [_ci(a, b).rstrip("%") for a, b in zip(df.diff_ci_low, df.diff_ci_high)]
+    return pd.DataFrame(items)
 
 
 _LEFT = {"strategy", "kind", "measure"}
@@ -373,9 +500,27 @@ class _Plots:
     def __init__(self, results: Results):
         self._r = results
 
+    def available(self) -> list[str]:
+        """The figures this run's game has, in report order (``group_<name>`` for each counter group after the
+        first, which is ``cards``)."""
+        t = self._r.tallies
+        names = ["seats"] + (["roles"] if t.role_name else []) + ["lengths", "victories"]
+        names += (["score_lines"] if t.score_lines else []) + ["cards"]
+        names += [f"group_{g.name}" for g in t.groups[1:]] + ["win_rate_by_length"]
+        return names
+
+    def __getattr__(self, name: str):
+        if name.startswith("group_"):
+            return lambda **kw: self.group(name[len("group_"):], **kw)
+        raise AttributeError(name)
+
     def seats(self, **kw):
         from . import plots
         return plots.seats(self._r, **kw)
+
+    def roles(self, **kw):
+        from . import plots
+        return plots.roles(self._r, **kw)
 
     def lengths(self, **kw):
         from . import plots
@@ -388,6 +533,14 @@ class _Plots:
     def cards(self, **kw):
         from . import plots
         return plots.cards(self._r, **kw)
+
+    def group(self, name: str | None = None, **kw):
+        from . import plots
+        return plots.group(self._r, name, **kw)
+
+    def score_lines(self, **kw):
+        from . import plots
+        return plots.score_lines(self._r, **kw)
 
     def win_rate_by_length(self, **kw):
         from . import plots

@@ -72,7 +72,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
     spec = scenario.spec()
     threads = set_threads(options.threads)
     lineup = [seat.strategy for seat in scenario.seats]
-    agg = Aggregator(spec, lineup, scenario.turn_cap, keep_games=options.keep_games)
+    agg = Aggregator(spec, lineup, scenario.turn_cap, keep_games=options.keep_games, scenario=scenario)
     t0 = time.perf_counter()
     compiled = spec.compile_scenario(scenario)
     play_chunk(spec, compiled, scenario, 0, 1, threads)     # compiles or loads the kernel

@@ -71,6 +71,7 @@ class Scenario(BaseModel):
     rules: BaseModel
     components: BaseModel
     source: str | None = None
+    resources: dict[str, str] = {}         # files the game loaded for it (a map), by name: not settings, but hashed
 
     def spec(self) -> _games.GameSpec:
         """The game's :class:`~balance.games.GameSpec`."""
@@ -82,8 +83,8 @@ class Scenario(BaseModel):
             "name": self.name, "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
             "turn_cap": self.turn_cap, "seat_rotation": self.seat_rotation,
             "seats": [{"name": s.strategy, **s.params} for s in self.seats],
-            "rules": self.rules.model_dump(mode="json"),
-            "components": self.components.model_dump(mode="json"),
+            "rules": self.rules.model_dump(mode="json", exclude_none=True),
+            "components": self.components.model_dump(mode="json", exclude_none=True),
         }
 
     def to_toml(self) -> str:
@@ -91,9 +92,13 @@ class Scenario(BaseModel):
         return f"# Resolved scenario {self.hash()[:12]}\n" + dumps_toml(self.to_dict())
 
     def hash(self) -> str:
-        """SHA-256 (hex) of the canonical JSON of :meth:`to_dict`: equal scenarios, equal hashes."""
+        """SHA-256 (hex) of the canonical JSON of :meth:`to_dict`, and of the contents of any file it loaded (a
+        map): equal scenarios, equal hashes."""
         text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-        return hashlib.sha256(text.encode()).hexdigest()
+        h = hashlib.sha256(text.encode())
+        for name in sorted(self.resources):
+            h.update(f"\0{name}\0".encode() + Path(self.resources[name]).read_bytes())
+        return h.hexdigest()
 
     def strategy_lineup(self) -> tuple[np.ndarray, np.ndarray]:
         """Kernel inputs: strategy kinds ``int64[players]`` and parameters ``float64[players, 4]``, zero-padded."""
@@ -263,12 +268,41 @@ class _Checker:
         rotation = d.get("seat_rotation", DEFAULTS["seat_rotation"])
         if not isinstance(rotation, bool):
             self.fail(("seat_rotation",), "must be true or false", rotation, "true or false")
+        seats = self.seats(spec, players)
+        rules = self.model("rules", spec.rules_model)
+        components = self.model("components", spec.components_model)
+        resources = self.cross_check(spec, components, rules, players) if spec.check else {}
         return Scenario(
             name=d["name"], game=spec.name, players=players, games=n_games, seed=seed, turn_cap=turn_cap,
-            seat_rotation=rotation, seats=self.seats(spec, players),
-            rules=self.model("rules", spec.rules_model), components=self.model("components", spec.components_model),
-            source=self.path,
+            seat_rotation=rotation, seats=seats, rules=rules, components=components, source=self.path,
+            resources=resources,
         )
+
+    def cross_check(self, spec: _games.GameSpec, components: BaseModel, rules: BaseModel, players: int) -> dict:
+        """The game's checks across tables (``GameSpec.check``); a failure names the key its message starts with,
+        "key.path=value: problem (allowed: ...)", and the file that set it."""
+        from types import SimpleNamespace
+
+        def resolve(loc: tuple, name: str) -> Path:
+            owner = self._owner(loc)
+            base = Path(owner).parent if Path(owner).is_file() else None
+            return spec_resolve(spec, name, base)
+
+        try:
+            return spec.check(SimpleNamespace(components=components, rules=rules, players=players), resolve)
+        except ValueError as err:
+            text = str(err)
+            allowed = re.search(r" \(allowed: (.*)\)$", text)
+            problem = text[:allowed.start()] if allowed else text
+            blamed = re.match(r"([\w.\[\]]+)=[^:]*: ", problem)
+            loc: tuple = ()
+            if blamed:
+                loc = tuple(int(i) if i else name for name, i in re.findall(r"(\w+)|\[(\d+)\]", blamed[1]))
+                if loc and loc[0] not in ("rules", "components"):
+                    loc = ("components",) + loc
+                problem = problem[blamed.end():]
+            got = _value_at(self.data, loc) if loc else _NOTHING
+            self.fail(loc, problem, got, allowed[1] if allowed else "see docs/scenarios.md")
 
     def integer(self, key: str, value: Any, lo: int, hi: int) -> int:
         allowed = f"an integer from {lo} to {hi}"
@@ -375,6 +409,17 @@ class _Checker:
                 return self.fail((key, *loc), problem, got,
                                  f"{_describe(*_field_at(model, loc))}, consistent with the rest of [{key}]")
         return self.fail((key, *loc), problem, got, allowed[1] if allowed else _describe(*_field_at(model, loc)))
+
+
+def spec_resolve(spec: _games.GameSpec, name: str, base: Path | None) -> Path:
+    """A file a scenario names: absolute, relative to the folder of the file that named it, or shipped with the game
+    (``balance/data/<game>/``)."""
+    path = Path(name).expanduser()
+    if path.is_absolute():
+        return path
+    if base is not None and (base / path).is_file():
+        return base / path
+    return Path(__file__).resolve().parent / "data" / spec.name / path
 
 
 # --- describing what is allowed -----------------------------------------------------------------------------------

@@ -36,6 +36,22 @@ class StrategySpec:
 
 
 @dataclass(frozen=True)
+class CounterGroup:
+    """Per-game counters a game keeps for each (seat, thing) of one kind: Spooky Tower's Building values, The Haunted
+    Tower's monsters and items. ``labels`` gives the things' names for a scenario (they may come from its
+    components); ``chunk_key`` names the per-game array ``[G, P, len(labels), len(counter_names)]``; a thing counts as
+    "used" by a seat in a game when its counter ``used_counter`` is above zero (the win-rate lift compares those
+    seats with the others)."""
+
+    name: str                               # what the counters are per ("value", "monster", "item")
+    counter_names: tuple[str, ...]
+    used_counter: int
+    chunk_key: str
+    labels: Callable[[Any], tuple] = field(repr=False)   # Scenario -> labels
+    ratio_base: int | None = None           # counters after it are also shown per unit of it (default: used_counter)
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """What a game declares to the shared layers (runner, statistics, reports, CLI)."""
 
@@ -55,13 +71,42 @@ class GameSpec:
     run_chunk: Callable[..., dict[str, Any]] = field(repr=False)         # kernel inputs (, out=) -> per-game arrays
     default_scenario: Callable[[], dict[str, Any]] = field(repr=False)   # the embedded default, as a dict
     assumptions: Callable[[Any], list[tuple[str, str, str]]] = field(repr=False)  # (setting, value, reason) rows
+    # --- optional: what games of other shapes produce (defaults describe Spooky Tower's shape) -------------------
+    groups: Callable[[Any], tuple[CounterGroup, ...]] | None = field(default=None, repr=False)
+    #   Scenario -> the counter groups; None: one group, the item counters above (chunk key "counters")
+    role_name: str | None = None                  # what each seat plays besides its strategy ("hero"), if anything
+    role_labels: Callable[[Any], tuple] | None = field(default=None, repr=False)   # Scenario -> role names
+    points_counter: str | None = None             # the per-seat final counter that decides a points winner
+    score_lines: tuple[str, ...] = ()             # per-seat final counters that add up to the points
+    summary_counters: tuple[str, ...] = ()        # per-seat final counters the per-seat and per-role tables show
+    reference: Callable[..., Any] | None = field(default=None, repr=False)
+    #   (scenario, seed, game) -> one game played by the plain-Python reference engine (for `balance bench`)
+    replay: Callable[..., Any] | None = field(default=None, repr=False)
+    #   (scenario, seed, game) -> one game played by the reference engine and checked against the kernel
+    narrate_text: Callable[[Any], str] | None = field(default=None, repr=False)        # that game in English
+    narrate_jsonl: Callable[[Any], Any] | None = field(default=None, repr=False)       # ... as JSON lines
+    draw_map: Callable[[Any, Any], str] | None = field(default=None, repr=False)
+    #   (scenario, level or None) -> the board drawn as text, for a game played on a map
+    check: Callable[[Any, Callable[[tuple, str], Any]], dict] | None = field(default=None, repr=False)
+    #   (scenario pieces, resolve) -> resources: cross-checks a scenario (raising ValueError "key=value: problem
+    #   (allowed: ...)") and returns what it loaded (a map); resolve(key path, relative path) finds a file
+    #   relative to the scenario file that set that key.
+
+
+def counter_groups(spec: GameSpec, scenario: Any = None) -> tuple[CounterGroup, ...]:
+    """The per-(seat, thing) counter groups a game keeps, for a scenario (Spooky Tower: one, its Building values)."""
+    if spec.groups is not None:
+        return spec.groups(scenario)
+    return (CounterGroup(spec.item_name, tuple(spec.counter_names), 1, "counters",
+                         labels=lambda _scenario: tuple(spec.item_labels)),)
 
 
 def registry() -> dict[str, GameSpec]:
     """All games, by name (imported lazily so that loading one game does not compile another)."""
+    from .haunted_tower import SPEC as haunted
     from .spooky_tower import SPEC as spooky
 
-    return {spooky.name: spooky}
+    return {spooky.name: spooky, haunted.name: haunted}
 
 
 def get_game(name: str) -> GameSpec:

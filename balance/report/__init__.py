@@ -13,8 +13,19 @@ import pandas as pd
 from ..outputs import atomic_directory
 from ..results import Results
 
-FIGURES = ("seats", "lengths", "victories", "cards", "win_rate_by_length")
+FIGURES = ("seats", "lengths", "victories", "cards", "win_rate_by_length")   # every game's figures
 FILES = ("index.html", "summary.md") + tuple(f"{name}.png" for name in FIGURES)   # a report folder holds only these
+
+
+def files_for(scenario) -> tuple[str, ...]:
+    """The files a report of this scenario writes (a game with roles, points or several counter groups has more
+    figures than FIGURES): the names an earlier report folder may hold and be replaced."""
+    from ..games import counter_groups
+
+    spec = scenario.spec()
+    extra = (["roles"] if spec.role_name else []) + (["score_lines"] if spec.score_lines else [])
+    extra += [f"group_{g.name}" for g in counter_groups(spec, scenario)[1:]]
+    return FILES + tuple(f"{name}.png" for name in extra)
 
 _ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
@@ -66,9 +77,10 @@ def write_report(results: Results, out_dir: str | os.PathLike,
         "assumptions": [tuple(str(x) for x in a) for a in assumptions],
         "seats": display["Seats"], "victories": display["Victory kinds"], "lengths": results.lengths,
     }
-    with atomic_directory(out_dir, FILES) as tmp:
+    own = FILES + tuple(f"{name}.png" for name in results.plot.available() if name not in FIGURES)
+    with atomic_directory(out_dir, own) as tmp:
         figures = []
-        for name in FIGURES:
+        for name in results.plot.available():
             fig = getattr(results.plot, name)()
             fig.savefig(tmp / f"{name}.png", dpi=100)
             data = base64.b64encode((tmp / f"{name}.png").read_bytes()).decode("ascii")

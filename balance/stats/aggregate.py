@@ -5,15 +5,19 @@ of integer counts and histograms whose size does not depend on the number of gam
 the same memory as a thousand-game one. Every table in :class:`balance.results.Results` is computed from the
 tallies alone, exactly as if it had been computed from all per-game rows.
 
-Chunk layout (G games, P seats, I items, C per-item counters, K per-seat counters)::
+Chunk layout (G games, P seats, K per-seat counters; each counter group g has I_g things and C_g counters)::
 
     game          int64[G]        global game index, increasing across chunks
-    winner        int8[G]         winning seat, -1 when unfinished
+    winner        int8[G]         a winning seat, -1 when unfinished
+    win_mask      int8[G]         every winning seat as a bit (ties); optional: 1 << winner when absent
     victory       int8[G]         index into victory_names, 0 = unfinished
     turns, rounds int32[G]
     seat_strategy int8[G, P]      lineup slot sitting at each seat
+    seat_role     int8[G, P]      role (hero) index each seat plays; only for games with roles
     final         int16[G, P, K]  each seat's final per-player counters
-    counters      int16[G, P, I, C]
+    <chunk_key>   int16[G, P, I_g, C_g] per counter group ("counters" for the first)
+
+A seat wins a game when its bit is in the win mask: with a tie, every tied seat wins (``tied_games`` counts them).
 """
 from __future__ import annotations
 
@@ -29,50 +33,120 @@ from .intervals import wilson
 
 _ARRAYS = ("seat_games", "seat_finished", "seat_wins", "seat_slot_games", "slot_games", "slot_wins",
            "victory_games", "turns_hist", "rounds_hist", "seat_wins_by_turns", "seat_wins_by_rounds",
-           "item_totals", "item_totals_won", "used_pairs", "used_wins", "unused_pairs", "unused_wins")
+           "seat_final_sum", "seat_final_sq", "role_games", "role_wins", "role_final_sum", "role_final_sq",
+           "seat_role_games")
+_GROUP_ARRAYS = ("totals", "totals_won", "used_pairs", "used_wins", "unused_pairs", "unused_wins")
 _LENGTH_AXIS = {"turns_hist": 1, "rounds_hist": 1, "seat_wins_by_turns": 0, "seat_wins_by_rounds": 0}
 
 
 @njit(cache=True)
-def _tally_nb(winner, victory, turns, rounds, slots, counters, used_counter,
-              seat_wins, seat_slot_games, slot_games, slot_wins, victory_games, turns_hist, rounds_hist,
-              seat_wins_by_turns, seat_wins_by_rounds, item_totals, item_totals_won,
-              used_pairs, used_wins, unused_pairs, unused_wins):
-    """Add one chunk's games to the tallies in place, in one pass over the games; returns the finished games.
-
-    (The same sums as one bincount or reduction per table over the chunk, which took a quarter as long as
-    simulating the games.)
-    """
-    G, P, I, C = counters.shape
+def _tally_nb(mask, victory, turns, rounds, slots, seat_wins, seat_slot_games, slot_games, slot_wins,
+              victory_games, turns_hist, rounds_hist, seat_wins_by_turns, seat_wins_by_rounds):
+    """Add one chunk's games to the seat, victory and length tallies in place, in one pass over the games; returns
+    (finished games, tied games)."""
+    G, P = slots.shape
     finished = 0
+    tied = 0
     for g in range(G):
-        w, v, tu, ro = winner[g], victory[g], turns[g], rounds[g]
+        m, v, tu, ro = mask[g], victory[g], turns[g], rounds[g]
         finished += v != 0
         victory_games[v] += 1
         turns_hist[v, tu] += 1
         rounds_hist[v, ro] += 1
+        n_won = 0
         for p in range(P):
             seat_slot_games[p, slots[g, p]] += 1
             slot_games[slots[g, p]] += 1
-        if w >= 0:
-            seat_wins[w] += 1
-            slot_wins[slots[g, w]] += 1
-            seat_wins_by_turns[tu, w] += 1
-            seat_wins_by_rounds[ro, w] += 1
+            if (m >> p) & 1:
+                n_won += 1
+                seat_wins[p] += 1
+                slot_wins[slots[g, p]] += 1
+                seat_wins_by_turns[tu, p] += 1
+                seat_wins_by_rounds[ro, p] += 1
+        tied += n_won > 1
+    return finished, tied
+
+
+@njit(cache=True)
+def _tally_group_nb(mask, counters, used_counter, totals, totals_won, used_pairs, used_wins, unused_pairs,
+                    unused_wins):
+    """Add one chunk's per-(seat, thing) counters of one group: totals (all seats, and the winners'), and for each
+    thing how many (game, seat) pairs used it and won, and did not use it and won."""
+    G, P, I, C = counters.shape
+    for g in range(G):
         for p in range(P):
-            won = p == w
+            won = (mask[g] >> p) & 1
             for i in range(I):
                 for c in range(C):
-                    item_totals[i, c] += counters[g, p, i, c]
+                    totals[i, c] += counters[g, p, i, c]
                     if won:
-                        item_totals_won[i, c] += counters[g, p, i, c]
+                        totals_won[i, c] += counters[g, p, i, c]
                 if counters[g, p, i, used_counter] > 0:
                     used_pairs[i] += 1
                     used_wins[i] += won
                 else:
                     unused_pairs[i] += 1
                     unused_wins[i] += won
-    return finished
+
+
+@njit(cache=True)
+def _tally_final_nb(mask, final, roles, has_roles, seat_sum, seat_sq, role_games, role_wins, role_sum, role_sq,
+                    seat_role_games):
+    """Add one chunk's per-seat final counters (sums and sums of squares, by seat and by role) and the roles' games
+    and wins."""
+    G, P, K = final.shape
+    for g in range(G):
+        for p in range(P):
+            r = roles[g, p] if has_roles else 0
+            if has_roles:
+                role_games[r] += 1
+                role_wins[r] += (mask[g] >> p) & 1
+                seat_role_games[p, r] += 1
+            for k in range(K):
+                x = np.int64(final[g, p, k])
+                seat_sum[p, k] += x
+                seat_sq[p, k] += x * x
+                if has_roles:
+                    role_sum[r, k] += x
+                    role_sq[r, k] += x * x
+
+
+@dataclass
+class GroupTallies:
+    """Tallies of one counter group (a game's per-(seat, thing) counters): totals and the used/won pairs."""
+
+    name: str                       # what the counters are per ("value", "monster", "item")
+    labels: tuple
+    counter_names: tuple[str, ...]
+    used_counter: int               # a thing is "used" by a seat in a game when this counter is above zero
+    ratio_base: int                 # counters after it are also shown per unit of this one
+    chunk_key: str
+    totals: np.ndarray              # [I, C] counter totals over all games and seats
+    totals_won: np.ndarray          # [I, C] ... of the winning seats only
+    used_pairs: np.ndarray          # [I] (game, seat) pairs that used the thing
+    used_wins: np.ndarray           # [I] ... of which the seat won
+    unused_pairs: np.ndarray        # [I]
+    unused_wins: np.ndarray         # [I]
+
+    @classmethod
+    def empty(cls, name, labels, counter_names, used_counter, chunk_key, ratio_base=None) -> GroupTallies:
+        I, C = len(labels), len(counter_names)
+        if not 0 <= used_counter < C:
+            raise ValueError(f"used_counter={used_counter} outside the {C} counters {tuple(counter_names)}")
+        z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
+        return cls(str(name), tuple(labels), tuple(counter_names), int(used_counter),
+                   int(used_counter if ratio_base is None else ratio_base), str(chunk_key),
+                   z(I, C), z(I, C), z(I), z(I), z(I), z(I))
+
+    def to_dict(self) -> dict:
+        return {f.name: (getattr(self, f.name).tolist() if f.name in _GROUP_ARRAYS else
+                         list(getattr(self, f.name)) if isinstance(getattr(self, f.name), tuple)
+                         else getattr(self, f.name)) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> GroupTallies:
+        return cls(**{f.name: np.asarray(d[f.name], dtype=np.int64) if f.name in _GROUP_ARRAYS
+                      else (tuple(d[f.name]) if isinstance(d[f.name], list) else d[f.name]) for f in fields(cls)})
 
 
 @dataclass
@@ -89,15 +163,11 @@ class Tallies:
     lineup: tuple[str, ...]
     victory_names: tuple[str, ...]
     player_counter_names: tuple[str, ...]
-    counter_names: tuple[str, ...]
-    item_name: str
-    item_labels: tuple
     turn_cap: int
-    used_counter: int
     games: int
     seat_games: np.ndarray          # [P] games each seat sat in
     seat_finished: np.ndarray       # [P] finished games each seat sat in
-    seat_wins: np.ndarray           # [P]
+    seat_wins: np.ndarray           # [P] (a tie counts for every tied seat)
     seat_slot_games: np.ndarray     # [P seats, P slots] how often each slot sat at each seat
     slot_games: np.ndarray          # [P] appearances of each lineup slot
     slot_wins: np.ndarray           # [P]
@@ -106,31 +176,62 @@ class Tallies:
     rounds_hist: np.ndarray         # [V, L]
     seat_wins_by_turns: np.ndarray  # [L, P]
     seat_wins_by_rounds: np.ndarray  # [L, P]
-    item_totals: np.ndarray         # [I, C] counter totals over all games and seats
-    item_totals_won: np.ndarray     # [I, C] ... of the winning seat only
-    used_pairs: np.ndarray          # [I] (game, seat) pairs that used the item
-    used_wins: np.ndarray           # [I] ... of which the seat won
-    unused_pairs: np.ndarray        # [I]
-    unused_wins: np.ndarray         # [I]
+    groups: list[GroupTallies]      # one per counter group; the first is the game's main "items"
+    tied_games: int = 0
+    seat_final_sum: np.ndarray | None = None   # [P, K] sums of each seat's final counters
+    seat_final_sq: np.ndarray | None = None    # [P, K] ... of their squares
+    role_name: str | None = None               # what seats play besides a strategy ("hero"), for games with roles
+    role_labels: tuple = ()
+    role_games: np.ndarray | None = None       # [R] seat-games of each role
+    role_wins: np.ndarray | None = None        # [R]
+    role_final_sum: np.ndarray | None = None   # [R, K]
+    role_final_sq: np.ndarray | None = None    # [R, K]
+    seat_role_games: np.ndarray | None = None  # [P, R] how often each role sat at each seat
+    points_counter: str | None = None          # the final counter that decides a points winner
+    score_lines: tuple[str, ...] = ()          # final counters that add up to the points
+    summary_counters: tuple[str, ...] = ()     # final counters the per-seat and per-role tables show
 
     @classmethod
-    def empty(cls, spec: Any, lineup, turn_cap: int, used_counter: int = 1) -> Tallies:
+    def empty(cls, spec: Any, lineup, turn_cap: int, used_counter: int = 1, scenario: Any = None) -> Tallies:
         """Zero tallies for a run of ``spec`` with this lineup (one strategy name per seat slot)."""
         P, V, L = len(lineup), len(spec.victory_names), int(turn_cap) + 2
-        I, C = len(spec.item_labels), len(spec.counter_names)
-        if not 0 <= used_counter < C:
-            raise ValueError(f"used_counter={used_counter} outside the {C} counters {spec.counter_names}")
+        K = len(spec.player_counter_names)
         z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
+        groups = [GroupTallies.empty(g.name, g.labels(scenario), g.counter_names, g.used_counter, g.chunk_key,
+                                     getattr(g, "ratio_base", None))
+                  for g in _counter_groups(spec, scenario, used_counter)]
+        role_name = getattr(spec, "role_name", None)
+        roles = tuple(spec.role_labels(scenario)) if role_name else ()
+        R = len(roles)
         return cls(
             game=str(getattr(spec, "name", "game")), title=str(getattr(spec, "title", getattr(spec, "name", "game"))),
             lineup=tuple(str(s) for s in lineup), victory_names=tuple(spec.victory_names),
-            player_counter_names=tuple(spec.player_counter_names), counter_names=tuple(spec.counter_names),
-            item_name=str(spec.item_name), item_labels=tuple(spec.item_labels), turn_cap=int(turn_cap),
-            used_counter=int(used_counter), games=0,
+            player_counter_names=tuple(spec.player_counter_names), turn_cap=int(turn_cap), games=0,
             seat_games=z(P), seat_finished=z(P), seat_wins=z(P), seat_slot_games=z(P, P), slot_games=z(P),
             slot_wins=z(P), victory_games=z(V), turns_hist=z(V, L), rounds_hist=z(V, L),
-            seat_wins_by_turns=z(L, P), seat_wins_by_rounds=z(L, P), item_totals=z(I, C), item_totals_won=z(I, C),
-            used_pairs=z(I), used_wins=z(I), unused_pairs=z(I), unused_wins=z(I))
+            seat_wins_by_turns=z(L, P), seat_wins_by_rounds=z(L, P), groups=groups,
+            seat_final_sum=z(P, K), seat_final_sq=z(P, K), role_name=role_name, role_labels=roles,
+            role_games=z(R), role_wins=z(R), role_final_sum=z(R, K), role_final_sq=z(R, K),
+            seat_role_games=z(P, R), points_counter=getattr(spec, "points_counter", None),
+            score_lines=tuple(getattr(spec, "score_lines", ())),
+            summary_counters=tuple(getattr(spec, "summary_counters", ())))
+
+    # --- the first counter group under its historical names (Spooky Tower's "Per value" table) -----------------
+    @property
+    def item_name(self) -> str:
+        return self.groups[0].name
+
+    @property
+    def item_labels(self) -> tuple:
+        return self.groups[0].labels
+
+    @property
+    def counter_names(self) -> tuple[str, ...]:
+        return self.groups[0].counter_names
+
+    @property
+    def used_counter(self) -> int:
+        return self.groups[0].used_counter
 
     @property
     def n_lengths(self) -> int:
@@ -157,16 +258,42 @@ class Tallies:
         out = {}
         for f in fields(self):
             v = getattr(self, f.name)
+            if f.name == "groups":
+                v = [g.to_dict() for g in v]
             out[f.name] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple) else v)
         return out
 
     @classmethod
     def from_dict(cls, d: dict) -> Tallies:
+        d = dict(d)
+        if "groups" not in d:                       # saved before counter groups: one group under the old names
+            d["groups"] = [{"name": d.pop("item_name"), "labels": d.pop("item_labels"),
+                            "counter_names": d.pop("counter_names"), "used_counter": d["used_counter"],
+                            "ratio_base": d.pop("used_counter"), "chunk_key": "counters",
+                            "totals": d.pop("item_totals"), "totals_won": d.pop("item_totals_won"),
+                            **{k: d.pop(k) for k in ("used_pairs", "used_wins", "unused_pairs", "unused_wins")}}]
         kw = {}
         for f in fields(cls):
+            if f.name not in d:
+                continue
             v = d[f.name]
-            kw[f.name] = np.asarray(v, dtype=np.int64) if f.name in _ARRAYS else (tuple(v) if isinstance(v, list) else v)
+            if f.name == "groups":
+                kw[f.name] = [GroupTallies.from_dict(g) for g in v]
+            elif f.name in _ARRAYS:
+                kw[f.name] = None if v is None else np.asarray(v, dtype=np.int64)
+            else:
+                kw[f.name] = tuple(v) if isinstance(v, list) else v
         return cls(**kw)
+
+
+def _counter_groups(spec: Any, scenario: Any, used_counter: int):
+    """The game's counter groups (``games.counter_groups``); a spec without groups has one, its item counters."""
+    from ..games import CounterGroup
+
+    if getattr(spec, "groups", None) is not None:
+        return spec.groups(scenario)
+    return (CounterGroup(spec.item_name, tuple(spec.counter_names), used_counter, "counters",
+                         labels=lambda _scenario: tuple(spec.item_labels)),)
 
 
 class Aggregator:
@@ -174,12 +301,14 @@ class Aggregator:
 
     ``keep_games=N`` also keeps the first N games as rows (for inspection and ``to_parquet``); nothing else grows
     with the number of games. ``used_counter`` is the per-item counter whose being > 0 marks an item as "used" by a
-    seat (default 1, e.g. "flipped").
+    seat (default 1, e.g. "flipped") for a game whose spec declares no counter groups of its own. ``scenario`` gives
+    the labels of counter groups and roles that depend on it (The Haunted Tower's monsters, items and heroes).
     """
 
-    def __init__(self, spec: Any, lineup, turn_cap: int, keep_games: int = 0, used_counter: int = 1):
+    def __init__(self, spec: Any, lineup, turn_cap: int, keep_games: int = 0, used_counter: int = 1,
+                 scenario: Any = None):
         self.spec = spec
-        self.tallies = Tallies.empty(spec, lineup, turn_cap, used_counter)
+        self.tallies = Tallies.empty(spec, lineup, turn_cap, used_counter, scenario)
         self.keep_games = int(keep_games)
         self._kept: list[pd.DataFrame] = []
         self._n_kept = 0
@@ -195,44 +324,65 @@ class Aggregator:
         if self._started is None:
             self._started = time.perf_counter()
         t = self.tallies
-        P, I, C = len(t.lineup), len(t.item_labels), len(t.counter_names)
         game = np.asarray(chunk["game"], dtype=np.int64)
         G = game.size
         if G == 0:
             return
         winner, victory = np.asarray(chunk["winner"]), np.asarray(chunk["victory"])
         turns, rounds = np.asarray(chunk["turns"]), np.asarray(chunk["rounds"])
-        slots, counters = np.asarray(chunk["seat_strategy"]), np.asarray(chunk["counters"])
-        self._check(game, winner, victory, turns, rounds, slots, counters, P, I, C, len(t.victory_names))
+        slots = np.asarray(chunk["seat_strategy"])
+        mask = np.asarray(chunk["win_mask"]) if "win_mask" in chunk else \
+            np.where(winner >= 0, np.left_shift(1, np.maximum(winner, 0).astype(np.int64)), 0).astype(np.int64)
+        self._check(chunk, game, winner, mask, victory, turns, rounds, slots)
 
         n_len = int(max(turns.max(), rounds.max())) + 1
         if n_len > t.n_lengths:
             t.grow_lengths(n_len)
         t.games += G
         t.seat_games += G
-        t.seat_finished += _tally_nb(
-            winner, victory, turns, rounds, slots, counters, t.used_counter,
-            t.seat_wins, t.seat_slot_games, t.slot_games, t.slot_wins, t.victory_games, t.turns_hist,
-            t.rounds_hist, t.seat_wins_by_turns, t.seat_wins_by_rounds, t.item_totals, t.item_totals_won,
-            t.used_pairs, t.used_wins, t.unused_pairs, t.unused_wins)
+        finished, tied = _tally_nb(mask, victory, turns, rounds, slots, t.seat_wins, t.seat_slot_games,
+                                   t.slot_games, t.slot_wins, t.victory_games, t.turns_hist, t.rounds_hist,
+                                   t.seat_wins_by_turns, t.seat_wins_by_rounds)
+        t.seat_finished += finished
+        t.tied_games += tied
+        for grp in t.groups:
+            _tally_group_nb(mask, np.asarray(chunk[grp.chunk_key]), grp.used_counter, grp.totals, grp.totals_won,
+                            grp.used_pairs, grp.used_wins, grp.unused_pairs, grp.unused_wins)
+        if "final" in chunk:
+            has_roles = t.role_name is not None
+            roles = np.asarray(chunk["seat_role"]) if has_roles else slots
+            _tally_final_nb(mask, np.asarray(chunk["final"]), roles, has_roles, t.seat_final_sum, t.seat_final_sq,
+                            t.role_games, t.role_wins, t.role_final_sum, t.role_final_sq, t.seat_role_games)
 
         if self._n_kept < self.keep_games:
             n = min(G, self.keep_games - self._n_kept)
             self._kept.append(self._rows(chunk, n))
             self._n_kept += n
 
-    def _check(self, game, winner, victory, turns, rounds, slots, counters, P, I, C, V) -> None:
-        G = game.size
+    def _check(self, chunk, game, winner, mask, victory, turns, rounds, slots) -> None:
+        t = self.tallies
+        G, P, V = game.size, len(t.lineup), len(t.victory_names)
         if game[0] <= self._last_game or np.any(np.diff(game) <= 0):
             raise ValueError("chunks must arrive in increasing, non-overlapping game order")
-        if slots.shape != (G, P) or counters.shape != (G, P, I, C):
-            raise ValueError(f"chunk shapes {slots.shape}, {counters.shape} do not match P={P}, I={I}, C={C}")
+        for grp in t.groups:
+            counters = np.asarray(chunk[grp.chunk_key])
+            if counters.shape != (G, P, len(grp.labels), len(grp.counter_names)):
+                raise ValueError(f"chunk shapes {slots.shape}, {counters.shape} do not match P={P}, "
+                                 f"I={len(grp.labels)}, C={len(grp.counter_names)} ({grp.name})")
+        if slots.shape != (G, P):
+            raise ValueError(f"chunk shapes {slots.shape} do not match P={P}")
         if winner.min() < -1 or winner.max() >= P or victory.min() < 0 or victory.max() >= V:
             raise ValueError("winner or victory index out of range")
-        if np.any((winner >= 0) & (victory == 0)):
+        if np.any((mask != 0) & (victory == 0)) or np.any((winner >= 0) & (victory == 0)):
             raise ValueError("an unfinished game (victory 0) cannot have a winner")
+        if np.any((mask == 0) & (victory != 0)) or np.any(mask >= (1 << P)) or np.any(mask < 0):
+            raise ValueError("a finished game needs a winning seat, and only seats that exist win")
         if slots.min() < 0 or slots.max() >= P or turns.min() < 0 or rounds.min() < 0:
             raise ValueError("seat_strategy, turns or rounds out of range")
+        if t.role_name is not None:
+            roles = np.asarray(chunk["seat_role"])
+            if roles.shape != (G, P) or roles.min() < 0 or roles.max() >= len(t.role_labels):
+                raise ValueError(f"seat_role must be [G, P] indices into the {len(t.role_labels)} roles")
         self._last_game = int(game[-1])
 
     def _rows(self, chunk: dict[str, np.ndarray], n: int) -> pd.DataFrame:
@@ -248,14 +398,22 @@ class Aggregator:
             "turns": np.array(chunk["turns"][:n], dtype=np.int64),
             "rounds": np.array(chunk["rounds"][:n], dtype=np.int64),
         }
+        if "win_mask" in chunk:
+            cols["win_mask"] = np.array(chunk["win_mask"][:n], dtype=np.int64)
         final = np.array(chunk["final"][:n], dtype=np.int64)
         slots = np.asarray(chunk["seat_strategy"][:n], dtype=np.int64)
+        roles = np.asarray(chunk["seat_role"][:n], dtype=np.int64) if t.role_name is not None else None
+        role_names = np.asarray(t.role_labels, dtype=object)
+        strings = {"victory": "string"}
         for s in range(len(t.lineup)):
             cols[f"seat{s}_strategy"] = lineup[slots[:, s]]
+            strings[f"seat{s}_strategy"] = "string"
+            if roles is not None:
+                cols[f"seat{s}_{t.role_name}"] = role_names[roles[:, s]]
+                strings[f"seat{s}_{t.role_name}"] = "string"
             for k, name in enumerate(t.player_counter_names):
                 cols[f"seat{s}_{name}"] = final[:, s, k]
-        df = pd.DataFrame(cols)
-        return df.astype({"victory": "string"} | {f"seat{s}_strategy": "string" for s in range(len(t.lineup))})
+        return pd.DataFrame(cols).astype(strings)
 
     def kept_games(self) -> pd.DataFrame:
         """The kept per-game rows so far (an empty DataFrame when none)."""

@@ -103,10 +103,31 @@ def assumptions(scenario) -> list[tuple[str, str, str]]:
     return rows
 
 
+def _reference(scenario, seed, game):
+    from .reference import play_scenario
+    return play_scenario(scenario, seed, game)
+
+
+def _replay(scenario, seed, game):
+    from .narrate import replay
+    return replay(scenario, seed, game)
+
+
+def _narrate_text(played):
+    from .narrate import narrate_text
+    return narrate_text(played)
+
+
+def _narrate_jsonl(played):
+    from .narrate import narrate_jsonl
+    return narrate_jsonl(played)
+
+
 SPEC = GameSpec(
     name="spooky_tower", title="Spooky Tower", min_players=2, max_players=E.MAX_PLAYERS,
     components_model=SpookyTowerComponents, rules_model=SpookyTowerRules, strategies=STRATEGIES,
     victory_names=E.VICTORY_NAMES, player_counter_names=E.PLAYER_COUNTER_NAMES, counter_names=E.COUNTER_NAMES,
     item_name="value", item_labels=tuple(range(1, E.N_VALUES)), compile_scenario=compile_scenario,
-    run_chunk=run_chunk, default_scenario=default_scenario, assumptions=assumptions,
+    run_chunk=run_chunk, default_scenario=default_scenario, assumptions=assumptions, reference=_reference,
+    replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,
 )
