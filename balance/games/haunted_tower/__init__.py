@@ -1,0 +1,227 @@
+"""The Haunted Tower (TSR, an expansion for The New Easy to Master Dungeons & Dragons): three to six heroes explore
+the three levels of the Fighters' Academy, turn over chits, fight monsters and kill the Specter of Sir Jameson; the
+most points wins."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .. import CounterGroup, GameSpec, ParamSpec, StrategySpec
+from . import enums as E
+from . import layout as L
+from .arrays import compile_rules, seat_heroes
+from .components import HauntedTowerComponents, HauntedTowerRules, check_lineup
+
+STRATEGIES = {
+    "random": StrategySpec(
+        "random", 0,
+        "Uniform baseline: every legal choice equally likely (docs/strategies.md defines each choice set)."),
+    "cautious_looter": StrategySpec(
+        "cautious_looter", 1,
+        "Items first: face-up items it can use, then its own item chits, then unknown blue chits; unknown purple "
+        "chits only with `purple_hp` hit points; takes every usable item it has room for and swaps for better ones; "
+        "drinks below `potion_hp`, runs at `flee_hp`; places its items near the entrance, its monsters far away.",
+        (ParamSpec("flee_hp", 2.0, -1.0, 20.0, "Run from a fight (or drink a potion) at this many hit points or "
+                                               "fewer; -1: never run while a monster can be damaged."),
+         ParamSpec("potion_hp", 4.0, 0.0, 20.0, "Drink a potion, at the start of a turn or in a fight, below this "
+                                                "many hit points; 0: only at flee_hp in a fight."),
+         ParamSpec("purple_hp", 6.0, 0.0, 20.0, "Go for unknown purple chits only with at least this many hit "
+                                                "points (above the heroes' maximum: never, unless nothing else is "
+                                                "left)."))),
+    "monster_hunter": StrategySpec(
+        "monster_hunter", 2,
+        "Fights: the nearest unknown chit, purple ones counted `purple_bonus` movement points nearer; the revealed "
+        "Specter once its best attack bonus against it reaches `specter_attack`; the best weapon for each monster "
+        "(immunities, the stake); runs at `flee_hp`; trades experience whenever it can.",
+        (ParamSpec("flee_hp", 2.0, -1.0, 20.0, "Run from a fight (or drink a potion) at this many hit points or "
+                                               "fewer, and start none (an unknown chit may be a monster) there."),
+         ParamSpec("purple_bonus", 6.0, -20.0, 50.0, "Movement points an unknown purple chit may lie further than "
+                                                     "an unknown blue one and still be preferred."),
+         ParamSpec("specter_attack", 4.0, -5.0, 20.0, "Go for the revealed Specter once the best attack bonus that "
+                                                      "can damage it (attack number - \"-1\" chits + the weapon's "
+                                                      "bonus) is at least this."))),
+    "specter_rusher": StrategySpec(
+        "specter_rusher", 3,
+        "Climbs: chits on higher levels count `level_bonus` movement points nearer per level, so it heads up as soon "
+        "as the gates allow, collecting the nearest chits on its way; hunts the Specter with `specter_hp` hit points "
+        "or more; runs at `flee_hp`.",
+        (ParamSpec("flee_hp", 2.0, -1.0, 20.0, "Run from a fight (or drink a potion) at this many hit points or "
+                                               "fewer, and start none there."),
+         ParamSpec("specter_hp", 5.0, 0.0, 20.0, "Go for the revealed Specter only with at least this many hit "
+                                                 "points (unless nothing else is left)."),
+         ParamSpec("level_bonus", 20.0, 0.0, 100.0, "Movement points a chit one level higher may lie further than "
+                                                    "one on the hero's level and still be preferred."))),
+}
+
+
+@lru_cache(maxsize=16)
+def _board(path: str, stamp: tuple):
+    from .board import load_board
+    return load_board(path)
+
+
+def board_of(path: Path):
+    """The checked board of a map file (cached while the file is unchanged)."""
+    st = path.stat()
+    return _board(str(path), (st.st_mtime_ns, st.st_size))
+
+
+def check(scenario, resolve) -> dict:
+    """Cross-checks of a scenario: the heroes in play exist and suffice, the blue pool holds the draw, the map loads
+    and its rooms take the chits. Returns the resources: the map file's path."""
+    from .board import BoardError
+    c, r = scenario.components, scenario.rules
+    check_lineup(c, r, scenario.players)
+    path = resolve(("components", "map"), c.map)
+    if not Path(path).is_file():
+        raise ValueError(f"map={c.map!r}: no such map file (allowed: a map file, relative to the scenario file, "
+                         "or a map shipped in balance/data/haunted_tower/)")
+    try:
+        board = board_of(Path(path))
+    except BoardError as err:
+        raise ValueError(f"map={c.map!r}: {err}") from err
+    purple = sum(c.purple.values()) + 1
+    if purple < board.n_rooms:
+        raise ValueError(f"purple={purple - 1} chits: the map has {board.n_rooms} rooms, one purple chit each, the "
+                         f"Specter's chit among Tower 3's (allowed: at least {board.n_rooms - 1} purple chits)")
+    return {"map": str(path)}
+
+
+def compile_scenario(scenario):
+    """Kernel inputs for a validated scenario: (s0, f0, g, d, lineup kinds, lineup params, heroes, rotate,
+    hero_rotate)."""
+    board = board_of(Path(scenario.resources["map"]))
+    s0, f0, g, d = compile_rules(scenario.components, scenario.rules, scenario.players, scenario.turn_cap, board)
+    kinds, params = scenario.strategy_lineup()
+    heroes = seat_heroes(scenario.rules, scenario.components, scenario.players)
+    return (s0, f0, g, d, np.ascontiguousarray(kinds, np.int64), np.ascontiguousarray(params, np.float64),
+            heroes, bool(scenario.seat_rotation), bool(scenario.rules.hero_rotation))
+
+
+def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
+              out: dict | None = None) -> dict:
+    """Play one chunk of games; per-game outcome arrays keyed as the shared layers expect (``out``: an earlier
+    chunk's arrays to play into, as for Spooky Tower)."""
+    from .kernel import simulate_nb
+
+    s0, f0, g, d, kinds, params, heroes, _rotate, hero_rotate = compiled
+    p = kinds.shape[0]
+    n_mon = int(s0[L.OPT + L.OPT_N_MONSTERS])
+    n_items = int(s0[L.OPT + L.OPT_N_ITEMS])
+    if out is None or out["game"].shape[0] < n_games:
+        out = {
+            "game": np.empty(n_games, np.int64),
+            "winner": np.empty(n_games, np.int8), "win_mask": np.empty(n_games, np.int8),
+            "victory": np.empty(n_games, np.int8), "turns": np.empty(n_games, np.int32),
+            "rounds": np.empty(n_games, np.int32), "seat_strategy": np.empty((n_games, p), np.int8),
+            "seat_role": np.empty((n_games, p), np.int8), "final": np.empty((n_games, p, L.N_FINAL), np.int16),
+            "counters": np.empty((n_games, p, n_mon, L.N_MC), np.int16),
+            "items": np.empty((n_games, p, n_items, L.N_IC), np.int16), "draws": np.empty(n_games, np.int64),
+        }
+    out = {k: v[:n_games] for k, v in out.items()}
+    out["game"][:] = np.arange(game0, game0 + n_games, dtype=np.int64)
+    simulate_nb(s0, f0, g, d, kinds, params, heroes, bool(rotate), bool(hero_rotate), np.uint64(seed), game0,
+                n_games, max(1, n_blocks), out["winner"], out["win_mask"], out["victory"], out["turns"],
+                out["rounds"], out["seat_strategy"], out["seat_role"], out["final"], out["counters"], out["items"],
+                out["draws"])
+    return out
+
+
+def default_scenario() -> dict:
+    """The embedded default: four players, the three heuristics (random heroes wander until the cap), seats and
+    heroes rotating, the reconstructed components and map."""
+    return {"name": "The Haunted Tower (reconstructed components, embedded default)", "game": "haunted_tower",
+            "players": 4, "games": 20_000, "seed": 1, "turn_cap": 2000, "seat_rotation": True,
+            "seats": [{"name": n} for n in ("monster_hunter", "cautious_looter", "specter_rusher", "monster_hunter")]}
+
+
+def assumptions(scenario) -> list[tuple[str, str, str]]:
+    """The open-rule settings and reconstructed components in force, each with its reason
+    (docs/rules/haunted_tower.md)."""
+    rows = []
+    for name, fld in type(scenario.rules).model_fields.items():
+        value = getattr(scenario.rules, name)
+        rows.append((f"rules.{name}", ", ".join(map(str, value)) if isinstance(value, list) else str(value),
+                     fld.description or ""))
+    c = scenario.components
+    default = HauntedTowerComponents()
+    for key, what in (("map", "the Fighters' Academy map"), ("heroes", "the six hero cards"),
+                      ("items", "the magical items"), ("blue", "the blue chits' contents"),
+                      ("purple", "the purple chits' contents")):
+        mine = getattr(c, key) == getattr(default, key)
+        rows.append((f"components.{key}", "ASSUMED reconstruction" if mine else "the scenario's own",
+                     f"No public source gives {what}; docs/rules/haunted_tower.md, section 1, gives the reasoning."))
+    return rows
+
+
+def _monsters(scenario) -> tuple:
+    return tuple(m.name for m in scenario.components.monsters)
+
+
+def _items(scenario) -> tuple:
+    return tuple(i.name for i in scenario.components.items)
+
+
+def groups(scenario) -> tuple[CounterGroup, ...]:
+    return (CounterGroup("monster", L.MONSTER_COUNTER_NAMES, L.MC_KILLS, "counters", labels=_monsters,
+                         ratio_base=L.MC_ENCOUNTERS),
+            CounterGroup("item", L.ITEM_COUNTER_NAMES, L.IC_HELD_END, "items", labels=_items,
+                         ratio_base=L.IC_TAKEN))
+
+
+def draw_map(scenario, level=None) -> str:
+    """The scenario's map as text, every level or one, with the legend and a summary line per level."""
+    from .board import LEVELS, render
+    board = board_of(Path(scenario.resources["map"]))
+    if level is not None and level not in LEVELS:
+        raise ValueError(f"no level {level} (allowed: {', '.join(map(str, LEVELS))})")
+    info = board.describe()
+    lines = [f"; {board.name}: {info['squares']} squares, {info['rooms']} rooms, chit capacity {info['blue_capacity']} "
+             f"blue (needs {info['blue_needed']}) + {info['purple_chits']} purple"]
+    for lv in LEVELS if level is None else (level,):
+        d = info["levels"][lv]
+        lines.append(f"; level {lv}: {d['squares']} squares, {d['rooms']} rooms of "
+                     f"{', '.join(map(str, d['room_sizes']))} squares, {d['hallway_squares']} hallway squares"
+                     + (f", staircase up: {d['staircases_up']}" if d["staircases_up"] else ""))
+    return "\n".join(lines) + "\n\n" + render(board, level=level, legend=True)
+
+
+def _reference(scenario, seed, game):
+    from .reference import play_scenario
+    return play_scenario(scenario, seed, game)
+
+
+def _replay(scenario, seed, game):
+    from .narrate import replay
+    return replay(scenario, seed, game)
+
+
+def _narrate_text(played):
+    from .narrate import narrate_text
+    return narrate_text(played)
+
+
+def _narrate_jsonl(played):
+    from .narrate import narrate_jsonl
+    return narrate_jsonl(played)
+
+
+def role_labels(scenario) -> tuple:
+    return tuple(h.name for h in scenario.components.heroes)
+
+
+SPEC = GameSpec(
+    name="haunted_tower", title="The Haunted Tower", min_players=E.MIN_PLAYERS, max_players=E.MAX_PLAYERS,
+    components_model=HauntedTowerComponents, rules_model=HauntedTowerRules, strategies=STRATEGIES,
+    victory_names=E.VICTORY_NAMES, player_counter_names=L.FINAL_NAMES, counter_names=L.MONSTER_COUNTER_NAMES,
+    item_name="monster", item_labels=(), compile_scenario=compile_scenario, run_chunk=run_chunk,
+    default_scenario=default_scenario, assumptions=assumptions, groups=groups, role_name="hero",
+    role_labels=role_labels, points_counter="points", draw_map=draw_map, reference=_reference, replay=_replay,
+    narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,
+    score_lines=L.SCORE_LINES,
+    summary_counters=("points", "kills", "deaths", "out", "runs", "encounters", "specter_hits", "specter_kill",
+                      "items"),
+    check=check,
+)

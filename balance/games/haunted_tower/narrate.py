@@ -1,0 +1,371 @@
+"""Narration of one Haunted Tower game: readable English with a compact map view, or JSON lines (schema in
+``docs/trace.md``).
+
+The game told is a reference-engine game (:mod:`.reference`). :func:`replay` plays it and also has the kernel play
+the same seed, and refuses to narrate a game the two engines disagree on.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from . import enums as E
+from . import layout as L
+from .board import Board, render
+from .reference import play_scenario
+from .reference_pieces import ReferenceGame, Snapshot
+
+
+@dataclass
+class Replay:
+    """A reference game with the names needed to tell it: the scenario's heroes, monsters, items and strategies."""
+
+    game: ReferenceGame
+    board: Board
+    heroes: tuple[str, ...]              # hero names by index
+    monsters: tuple[str, ...]
+    items: tuple[str, ...]
+    strategies: tuple[str, ...]          # strategy name by seat
+    chits: tuple[tuple[int, int, int], ...]    # (colour, content kind, index) by chit id
+
+    def hero(self, seat: int) -> str:
+        return f"{self.heroes[self.game.heroes[seat]]} (seat {seat})"
+
+    def chit(self, c: int) -> str:
+        colour, kind, index = self.chits[c]
+        what = self.monsters[index] if kind == E.CONTENT_MONSTER else self.items[index]
+        return f"{what} (chit {c}, {E.COLOUR_NAMES[colour]})"
+
+    def content(self, kind: int, index: int) -> str:
+        return self.monsters[index] if kind == E.CONTENT_MONSTER else self.items[index]
+
+    def square(self, q: int) -> str:
+        if q < 0:
+            return "nowhere"
+        b = self.board
+        return f"Tower {int(b.level[q])} ({int(b.row[q])},{int(b.col[q])})"
+
+
+def event_fields(row: Sequence[int], r: Replay | None = None) -> dict:
+    """The named fields of one event row ``(kind, player, a, b, c)`` (everything but "type", "turn", "player"). With a
+    :class:`Replay`, chits, monsters and items are also named."""
+    kind, _, a, b, c = (int(x) for x in row)
+    if kind == E.EV_ROUND:
+        return {"round": a, "starts": b}
+    if kind == E.EV_ROLLOFF:
+        return {"roll": a, "purpose": "set-up" if b == 0 else "round"}
+    if kind == E.EV_DEAL:
+        return {"chit": a}
+    if kind == E.EV_PLACE:
+        return {"chit": a, "square": b}
+    if kind == E.EV_TURN:
+        return {"round": b}
+    if kind == E.EV_TRADE_IN:
+        return {"paid": "two_blue" if a == E.TRADE_TWO_BLUE else "one_purple", "drains": b}
+    if kind == E.EV_POTION:
+        return {"chit": a, "hp": b}
+    if kind == E.EV_HELD:
+        return {}
+    if kind == E.EV_MOVE_ROLL:
+        return {"d6": a, "movement": b}
+    if kind == E.EV_MOVE:
+        return {"from": a, "to": b, "cost": c}
+    if kind == E.EV_REVEAL:
+        out = {"chit": a, "content": "monster" if b == E.CONTENT_MONSTER else "item", "index": c}
+        return out | ({"name": r.content(b, c)} if r else {})
+    if kind in (E.EV_CANNOT_USE, E.EV_LEAVE, E.EV_IMMUNE, E.EV_USED_UP, E.EV_FLY_AWAY, E.EV_RUSTED,
+                E.EV_MONSTER_GONE):
+        return {"chit": a}
+    if kind == E.EV_TAKE:
+        return {"chit": a, "gave_up": None if b < 0 else b}
+    if kind in (E.EV_DROP, E.EV_STOLEN):
+        return {"chit": a, "square": b}
+    if kind in (E.EV_FIGHT, E.EV_KILL):
+        return {"chit": a, "monster": b} | ({"name": r.monsters[b]} if r else {})
+    if kind == E.EV_INITIATIVE:
+        first = {1: "hero", 0: "monster", -1: "tie"}[c]
+        return {"hero_roll": None if a < 0 else a, "monster_roll": None if b < 0 else b, "first": first}
+    if kind == E.EV_RUN:
+        return {"roll": a, "escaped": bool(b)}
+    if kind == E.EV_BACK:
+        return {"square": a}
+    if kind in (E.EV_ATTACK, E.EV_MONSTER_ATTACK):
+        return {"d6": a, "total": b, "hit": bool(c)}
+    if kind == E.EV_DAMAGE:
+        return {"damage": a, "monster_hp": b}
+    if kind == E.EV_HIT_ROLL:
+        return {"d10": a, "outcome": E.HIT_NAMES[b]}
+    if kind == E.EV_WOUND:
+        return {"lost": a, "hp": b}
+    if kind == E.EV_DRAIN:
+        return {"drains": a}
+    if kind == E.EV_DEATH:
+        return {"deaths": a, "restarts_on": None if b < 0 else b}
+    if kind == E.EV_OUT:
+        return {}
+    if kind == E.EV_TRADE:
+        return {"partner": a, "gave": b, "received": None if c < 0 else c, "accepted": c >= 0}
+    if kind == E.EV_WIN:
+        return {"victory": E.VICTORY_NAMES[a], "winners": [p for p in range(8) if (b >> p) & 1]}
+    if kind == E.EV_CAP:
+        return {"turns": a, "cap": "fight" if b == 1 else "turns"}
+    if kind == E.EV_SCORE:
+        return {"points": a}
+    if kind == E.EV_ILLEGAL:
+        return {"decision": E.DECISION_NAMES[a] if 0 < a < len(E.DECISION_NAMES) else a, "answer": b}
+    return {"a": a, "b": b, "c": c}
+
+
+def describe_event(row: Sequence[int], r: Replay | None = None) -> str:
+    """One event as ``name(player=.., field=..)``, for mismatch messages."""
+    fields = event_fields(row, r)
+    kind = int(row[0])
+    name = E.EVENT_NAMES[kind] if 0 <= kind < len(E.EVENT_NAMES) else f"event#{kind}"
+    return f"{name}(player={int(row[1])}" + "".join(f", {k}={v}" for k, v in fields.items()) + ")"
+
+
+def snapshot_record(snap: Snapshot, r: Replay) -> dict:
+    """The JSON snapshot after a hero turn (docs/trace.md)."""
+    return {"type": "snapshot", "turn": snap.turn, "round": snap.round,
+            "heroes": [{"seat": h.seat, "hero": r.heroes[h.hero], "square": None if h.square < 0 else h.square,
+                        "level": None if h.square < 0 else int(r.board.level[h.square]), "hp": h.hp,
+                        "attack": h.attack, "drains": h.drains, "deaths": h.deaths, "out": h.out, "held": h.held,
+                        "items": [r.items[r.chits[c][2]] for c in h.items], "kept": list(h.kept),
+                        "standups": h.standups, "points": h.points} for h in snap.heroes],
+            "chits_left": {"1": snap.chits_left[0], "2": snap.chits_left[1], "3": snap.chits_left[2]}}
+
+
+def records(r: Replay) -> Iterator[dict]:
+    """The game header, every event, and a snapshot after every hero turn (before the next round, turn, cap or
+    score event, and at the end)."""
+    g = r.game
+    yield {"type": "game", "seed": g.seed, "game": g.game, "players": g.n_players,
+           "strategies": list(r.strategies), "heroes": [r.heroes[h] for h in g.heroes]}
+    turn = told = 0
+    for row in g.events:
+        kind = int(row[0])
+        if turn > told and kind in (E.EV_TURN, E.EV_ROUND, E.EV_CAP, E.EV_SCORE):
+            yield snapshot_record(g.snapshots[turn - 1], r)
+            told = turn
+        if kind == E.EV_TURN:
+            turn = int(row[2])
+        yield {"type": E.EVENT_NAMES[kind], "turn": turn, "player": None if row[1] < 0 else int(row[1])} | \
+            event_fields(row, r)
+    if turn > told:
+        yield snapshot_record(g.snapshots[turn - 1], r)
+
+
+def narrate_jsonl(r: Replay) -> Iterator[str]:
+    """JSON lines: one record per line."""
+    for rec in records(r):
+        yield json.dumps(rec, separators=(",", ":"))
+
+
+# --- English -----------------------------------------------------------------------------------------------------
+
+def _line(row, r: Replay) -> str | None:
+    kind, p, a, b, c = (int(x) for x in row)
+    who = r.hero(p) if p >= 0 else ""
+    if kind == E.EV_ROUND:
+        return f"Round {a}: {r.hero(b)} starts"
+    if kind == E.EV_ROLLOFF:
+        return None
+    if kind == E.EV_DEAL:
+        return None
+    if kind == E.EV_PLACE:
+        return None
+    if kind == E.EV_TURN:
+        return f"Turn {a}: {who}"
+    if kind == E.EV_TRADE_IN:
+        return f"  trades in {'two blue' if a == E.TRADE_TWO_BLUE else 'one purple'} monster chit(s): {b} '-1' left"
+    if kind == E.EV_POTION:
+        return f"  drinks {r.chit(a)}: {b} hit points"
+    if kind == E.EV_HELD:
+        return "  is held by a ghoul and does not move"
+    if kind == E.EV_MOVE_ROLL:
+        return f"  rolls {a}: {b} movement points"
+    if kind == E.EV_MOVE:
+        return f"  moves from {r.square(a)} to {r.square(b)} ({c} points)" if a != b else "  stays where it is"
+    if kind == E.EV_REVEAL:
+        return f"  turns over chit {a}: {r.content(b, c)}"
+    if kind == E.EV_CANNOT_USE:
+        return f"  cannot use {r.chit(a)}: it stays on the floor"
+    if kind == E.EV_TAKE:
+        return f"  takes {r.chit(a)}" + (f", giving up {r.chit(b)}" if b >= 0 else "")
+    if kind == E.EV_LEAVE:
+        return f"  leaves {r.chit(a)} on the floor"
+    if kind == E.EV_DROP:
+        return f"  drops {r.chit(a)} on {r.square(b)}"
+    if kind == E.EV_FIGHT:
+        return f"  fights the {r.monsters[b]}"
+    if kind == E.EV_INITIATIVE:
+        if a < 0:
+            return "    the monster always loses the initiative"
+        return f"    initiative {a} against {b}: " + {1: "the hero first", 0: "the monster first", -1: "tie"}[c]
+    if kind == E.EV_RUN:
+        return f"    tries to run (rolls {a}): " + ("escapes" if b else "caught")
+    if kind == E.EV_BACK:
+        return f"    backs up to {r.square(a)}"
+    if kind == E.EV_ATTACK:
+        return f"    attacks: {a} -> {b}, " + ("hits" if c else "misses")
+    if kind == E.EV_IMMUNE:
+        return "    the blow cannot harm it"
+    if kind == E.EV_DAMAGE:
+        return f"    {a} damage; the monster has {b} hit points left"
+    if kind == E.EV_USED_UP:
+        return f"    {r.chit(a)} is used up"
+    if kind == E.EV_MONSTER_ATTACK:
+        return f"    the monster attacks: {a} -> {b}, " + ("hits" if c else "misses")
+    if kind == E.EV_HIT_ROLL:
+        return f"    the hero rolls {a} on the monster's table: {E.HIT_NAMES[b]}"
+    if kind == E.EV_WOUND:
+        return f"    loses {a} hit point{'s' if a != 1 else ''}: {b} left"
+    if kind == E.EV_DRAIN:
+        return f"    energy drain: '-1' chits {a}"
+    if kind == E.EV_STOLEN:
+        return f"    the robber fly carries {r.chit(a)} to {r.square(b)}"
+    if kind == E.EV_FLY_AWAY:
+        return "    the robber fly finds nothing to steal and goes away"
+    if kind == E.EV_RUSTED:
+        return f"    the rust monster eats {r.chit(a)}"
+    if kind == E.EV_KILL:
+        return f"    kills the {r.monsters[b]}"
+    if kind == E.EV_DEATH:
+        return f"  {who} dies" + (f" and restarts on {r.square(b)}" if b >= 0 else "")
+    if kind == E.EV_OUT:
+        return f"  {who} is out of the game"
+    if kind == E.EV_MONSTER_GONE:
+        return f"    the {r.content(*r.chits[a][1:])} leaves the game"
+    if kind == E.EV_TRADE:
+        return (f"  trades {r.chit(b)} to {r.hero(a)} for {r.chit(c)}" if c >= 0
+                else f"  offers {r.chit(b)} to {r.hero(a)}, who refuses")
+    if kind == E.EV_WIN:
+        names = ", ".join(r.hero(s) for s in range(r.game.n_players) if (b >> s) & 1)
+        return f"The game ends ({E.VICTORY_NAMES[a]}): {names} win{'s' if bin(b).count('1') == 1 else ''}"
+    if kind == E.EV_CAP:
+        return f"The {'fight' if b else 'turn'} cap ends the game after {a} hero turns: unfinished."
+    if kind == E.EV_SCORE:
+        return f"  {who}: {a} points"
+    if kind == E.EV_ILLEGAL:
+        return f"  ILLEGAL answer to {E.DECISION_NAMES[a]}: {b}"
+    return f"  {describe_event(row, r)}"
+
+
+def _snapshot_line(snap: Snapshot, r: Replay) -> str:
+    parts = []
+    for h in snap.heroes:
+        if h.out:
+            parts.append(f"{r.heroes[h.hero]} out")
+            continue
+        parts.append(f"{r.heroes[h.hero]} T{int(r.board.level[h.square])} hp {h.hp} att {h.attack} "
+                     f"items {len(h.items)} pts {h.points}")
+    left = "/".join(str(n) for n in snap.chits_left)
+    return "  = " + "; ".join(parts) + f" | chits left by Tower {left}"
+
+
+def map_view(snap: Snapshot, r: Replay, level: int) -> str:
+    """One level drawn with the heroes (seat numbers 1-6), face-down chits ('b' blue, 'p' purple backs) and
+    revealed chits ('!' an item on the floor, 'S' the Specter) on it."""
+    return _draw(r, level, snap.board, [(h.seat, h.square) for h in snap.heroes])
+
+
+def _draw(r: Replay, level: int, chits, heroes) -> str:
+    marks = {}
+    for c, q, up in chits:
+        colour = r.chits[c][0]
+        marks[q] = ("S" if colour == E.SPECTER_CHIT else "!") if up else ("b" if colour == E.BLUE else "p")
+    for seat, q in heroes:
+        if q >= 0:
+            marks[q] = str(seat + 1)
+    lines = render(r.board, marks, level).splitlines()
+    return "\n".join("    " + line for line in lines if line)
+
+
+def setup_view(r: Replay, level: int = 1) -> str:
+    """A level as the set-up left it: every placed chit face down, the heroes outside the front doors."""
+    placed = [(e[2], e[3], False) for e in r.game.events if e[0] == E.EV_PLACE]
+    outside = [int(q) for q in r.board.outside]
+    return _draw(r, level, placed, [(s, outside[s % len(outside)]) for s in range(r.game.n_players)])
+
+
+def narrate_text(r: Replay) -> str:
+    """The whole game in English: a snapshot line after every hero turn, and the map of a level whenever a hero
+    first reaches it (and at the end)."""
+    g = r.game
+    seats = ", ".join(f"{r.hero(s)} plays {r.strategies[s]}" for s in range(g.n_players))
+    lines = [f"The Haunted Tower, seed {g.seed}, game {g.game}: {seats}",
+             "Set-up: " + ", ".join(f"{sum(1 for e in g.events if e[0] == E.EV_PLACE and e[1] == s)} chits placed "
+                                    f"by seat {s}" for s in range(g.n_players)) + "; Tower 1:",
+             setup_view(r)]
+    seen_levels = {1}
+    turn = told = 0
+    for row in g.events:
+        kind = row[0]
+        if turn > told and kind in (E.EV_TURN, E.EV_ROUND, E.EV_CAP, E.EV_SCORE):
+            told = turn
+            snap = g.snapshots[turn - 1]
+            lines.append(_snapshot_line(snap, r))
+            for h in snap.heroes:
+                lv = int(r.board.level[h.square]) if h.square >= 0 else 0
+                if lv and lv not in seen_levels:
+                    seen_levels.add(lv)
+                    lines.append(f"  {r.heroes[h.hero]} reaches Tower {lv}:")
+                    lines.append(map_view(snap, r, lv))
+        if kind == E.EV_TURN:
+            turn = row[2]
+        text = _line(row, r)
+        if text is not None:
+            lines.append(text)
+    if g.snapshots:
+        last = g.snapshots[-1]
+        levels = sorted({int(r.board.level[h.square]) for h in last.heroes if h.square >= 0}) or [1]
+        for lv in levels:
+            lines.append(f"The end, Tower {lv}:")
+            lines.append(map_view(last, r, lv))
+    return "\n".join(lines)
+
+
+# --- replay: the reference game, checked against the kernel --------------------------------------------------------
+
+def kernel_disagreement(ref: ReferenceGame, events: np.ndarray, s: np.ndarray, r: Replay | None = None) -> str | None:
+    """Where a kernel trace departs from a reference game: the first differing event or outcome; None if none."""
+    kernel = [tuple(int(x) for x in row) for row in events]
+    for i, (k, e) in enumerate(zip(kernel, ref.events)):
+        if k != tuple(e):
+            return f"event {i} differs: kernel {describe_event(k, r)}, reference {describe_event(e, r)}"
+    if len(kernel) != len(ref.events):
+        return f"event counts differ: kernel {len(kernel)}, reference {len(ref.events)}"
+    n = ref.n_players
+    final = np.array([[s[L.hs_at(p, k)] for k in L.FINAL_FIELDS] for p in range(n)])
+    if not np.array_equal(final, ref.final):
+        return f"final counts differ: kernel {final.tolist()}, reference {ref.final.tolist()}"
+    if (int(s[L.SC + L.SC_WINNER]), int(s[L.SC + L.SC_WIN_MASK]), int(s[L.SC + L.SC_VICTORY])) != \
+            (ref.winner, ref.win_mask, ref.victory):
+        return "outcome differs"
+    return None
+
+
+def replay(scenario, seed: int | None = None, game: int = 0) -> Replay:
+    """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
+    against the kernel's trace of the same game; raises RuntimeError if the two engines disagree."""
+    from . import board_of, compile_scenario
+    from .arrays import chit_contents
+    from .kernel import trace_game
+
+    seed = scenario.seed if seed is None else int(seed)
+    ref = play_scenario(scenario, seed=seed, game=game)
+    c = scenario.components
+    kinds = {st.kind: st.name for st in scenario.spec().strategies.values()}
+    r = Replay(game=ref, board=board_of(Path(scenario.resources["map"])),
+               heroes=tuple(h.name for h in c.heroes), monsters=tuple(m.name for m in c.monsters),
+               items=tuple(i.name for i in c.items), strategies=tuple(kinds.get(k, f"kind {k}") for k in ref.kinds),
+               chits=tuple(chit_contents(c)))
+    events, s = trace_game(compile_scenario(scenario), seed, game)
+    problem = kernel_disagreement(ref, events, s, r)
+    if problem:
+        raise RuntimeError(f"kernel and reference engine disagree on seed {seed}, game {game}: {problem}")
+    return r

@@ -1,0 +1,219 @@
+"""The Haunted Tower's pieces as the kernel moves them: the trace, the dice, chits between places, heroes on squares.
+
+Every rule module (``setup``, ``movement``, ``combat``, ``kernel``) changes the state only through these functions,
+so that the bookkeeping each move implies (which square holds what, how many chits lie on a level, what a hero
+has for the level gates and the score) is written once.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..._jit import rules_jit
+from ...rng import flat_below_nb
+from . import enums as E
+from .layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_OWNER, CHIT_SQ, CHIT_USES,
+                     DICE_SCRIPT, HS_BLUE, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_N_ITEMS, HS_PURPLE, HS_SQ, HS_STANDUPS,
+                     LEVEL_CHITS, LEVEL_HIDDEN, M_DICE_I, M_DICE_N, M_TRACE, MAX_HELD, OPT, OPT_N_CHITS, SC, SC_ERROR, SQ_CHIT, SQ_HERO, TRACE, at,
+                     g_level, held_at, hs_at, it_at, IT_SLOT, IT_USES, stream_at)
+
+DICE = 0                 # stream 0: the dice; stream 1: shuffles; 2 + seat: that seat's strategy
+SHUFFLE = 1
+
+
+@rules_jit
+def emit_nb(s, kind, player, a, b, c):
+    """Record one trace event when `s` carries a trace region (the count goes on, so overflow is visible)."""
+    if s.shape[0] == TRACE:
+        return
+    n = s[M_TRACE]
+    i = TRACE + 5 * n
+    if i + 5 <= s.shape[0]:
+        s[i] = kind
+        s[i + 1] = player
+        s[i + 2] = a
+        s[i + 3] = b
+        s[i + 4] = c
+    s[M_TRACE] = n + 1
+
+
+@rules_jit
+def die_nb(s, faces):
+    """One die of `faces` faces (1d6, 1d10 with 10 for the '0'): the test script while it lasts, else one word of
+    the dice stream."""
+    i = s[M_DICE_I]
+    if i < s[M_DICE_N]:
+        s[M_DICE_I] = i + 1
+        return s[at(DICE_SCRIPT, i)]
+    return flat_below_nb(s, stream_at(DICE), faces) + 1
+
+
+@rules_jit
+def illegal_nb(s, p, decision, answer):
+    """A strategy answered with something the rules do not allow: recorded, and the game stops unfinished."""
+    if s[SC + SC_ERROR] == 0:
+        s[SC + SC_ERROR] = decision
+        emit_nb(s, E.EV_ILLEGAL, p, decision, answer, 0)
+
+
+# --- chits ------------------------------------------------------------------------------------------------------
+
+@rules_jit
+def lay_chit_nb(s, g, c, q, loc):
+    """Chit c lies on square q: face down (LOC_BOARD) or a revealed item on the floor (LOC_FLOOR). The level's chit
+    counts follow (LEVEL_HIDDEN counts the chits still face down)."""
+    s[at(SQ_CHIT, q)] = c
+    s[at(CHIT_SQ, c)] = q
+    s[at(CHIT_LOC, c)] = loc
+    s[at(CHIT_OWNER, c)] = -1
+    level = g_level(g, q)
+    s[at(LEVEL_CHITS, level)] += 1
+    s[at(LEVEL_HIDDEN, level)] += s[at(CHIT_FACEUP, c)] == 0
+
+
+@rules_jit
+def reveal_nb(s, g, c):
+    """Chit c lying on the board is turned face up."""
+    if s[at(CHIT_FACEUP, c)] == 0:
+        s[at(CHIT_FACEUP, c)] = 1
+        s[at(LEVEL_HIDDEN, g_level(g, s[at(CHIT_SQ, c)]))] -= 1
+
+
+@rules_jit
+def lift_chit_nb(s, g, c):
+    """Chit c leaves its square (to a hero, the fight, or out of the game)."""
+    q = s[at(CHIT_SQ, c)]
+    if q >= 0:
+        s[at(SQ_CHIT, q)] = -1
+        s[at(LEVEL_CHITS, g_level(g, q))] -= 1
+        s[at(LEVEL_HIDDEN, g_level(g, q))] -= s[at(CHIT_FACEUP, c)] == 0
+        s[at(CHIT_SQ, c)] = -1
+
+
+@rules_jit
+def is_specter_nb(s, c):
+    """The Specter of Sir Jameson's chit (the last chit). Its back is purple, like the other purple chits
+    (``CHIT_COLOUR``), so a strategy cannot tell it from them before it is revealed."""
+    return c == s[OPT + OPT_N_CHITS] - 1
+
+
+@rules_jit
+def is_purple_nb(s, c):
+    """Purple-backed (the Specter's chit is purple-backed too): worth two blue chits and two points."""
+    return s[at(CHIT_COLOUR, c)] != E.BLUE
+
+
+@rules_jit
+def own_chit_nb(s, p, c, loc):
+    """Seat p now has chit c (an item it carries, or a monster chit it kept): counted for the gates and points."""
+    s[at(CHIT_LOC, c)] = loc
+    s[at(CHIT_OWNER, c)] = p
+    if is_purple_nb(s, c):
+        s[hs_at(p, HS_PURPLE)] += 1
+    else:
+        s[hs_at(p, HS_BLUE)] += 1
+
+
+@rules_jit
+def disown_chit_nb(s, p, c, loc):
+    """Seat p no longer has chit c, which goes to `loc` (the floor, another hero, or out of the game)."""
+    if is_purple_nb(s, c):
+        s[hs_at(p, HS_PURPLE)] -= 1
+    else:
+        s[hs_at(p, HS_BLUE)] -= 1
+    s[at(CHIT_LOC, c)] = loc
+    s[at(CHIT_OWNER, c)] = -1
+
+
+@rules_jit
+def carry_nb(s, p, c):
+    """Hero p picks up item chit c (it now carries it: the items list HELD, in the order taken)."""
+    n = s[hs_at(p, HS_N_ITEMS)]
+    s[held_at(p, n)] = c
+    s[hs_at(p, HS_N_ITEMS)] = n + 1
+    s[at(CHIT_FACEUP, c)] = 1
+    own_chit_nb(s, p, c, E.LOC_HELD)
+
+
+@rules_jit
+def uncarry_nb(s, p, c, loc):
+    """Hero p no longer carries item c; the later items move up one place."""
+    n = s[hs_at(p, HS_N_ITEMS)]
+    k = 0
+    while k < n and s[held_at(p, k)] != c:
+        k += 1
+    for j in range(k, n - 1):
+        s[held_at(p, j)] = s[held_at(p, j + 1)]
+    s[hs_at(p, HS_N_ITEMS)] = n - 1
+    disown_chit_nb(s, p, c, loc)
+
+
+@rules_jit
+def keep_monster_nb(s, p, c):
+    """Hero p killed the monster on chit c: it keeps the chit and the stand-up."""
+    own_chit_nb(s, p, c, E.LOC_KEPT)
+    s[hs_at(p, HS_STANDUPS)] += 1
+    if s[at(CHIT_COLOUR, c)] == E.BLUE:
+        s[hs_at(p, HS_KEPT_BLUE)] += 1
+    elif not is_specter_nb(s, c):                       # the Specter's chit is not paid for experience
+        s[hs_at(p, HS_KEPT_PURPLE)] += 1
+
+
+@rules_jit
+def chit_count_nb(s, p):
+    """Blue-chit equivalents for the level gates: blue chits plus two for each purple one (Climbing)."""
+    return s[hs_at(p, HS_BLUE)] + 2 * s[hs_at(p, HS_PURPLE)]
+
+
+@rules_jit
+def item_of_nb(s, c):
+    """Item index of an item chit."""
+    return s[at(CHIT_INDEX, c)]
+
+
+@rules_jit
+def is_item_nb(s, c):
+    return s[at(CHIT_KIND, c)] == E.CONTENT_ITEM
+
+
+@rules_jit
+def slot_of_nb(s, c):
+    return s[it_at(s[at(CHIT_INDEX, c)], IT_SLOT)]
+
+
+@rules_jit
+def reset_uses_nb(s, c):
+    """A limited item's uses as printed (set when the chit is revealed)."""
+    if s[at(CHIT_KIND, c)] == E.CONTENT_ITEM:
+        s[at(CHIT_USES, c)] = s[it_at(s[at(CHIT_INDEX, c)], IT_USES)]
+
+
+@rules_jit
+def held_in_slot_nb(s, p, slot):
+    """Items of `slot` hero p carries."""
+    n = 0
+    for k in range(s[hs_at(p, HS_N_ITEMS)]):
+        n += slot_of_nb(s, s[held_at(p, k)]) == slot
+    return n
+
+
+# --- heroes -----------------------------------------------------------------------------------------------------
+
+@rules_jit
+def place_hero_nb(s, p, q):
+    """Hero p stands on square q (leaving the square it was on)."""
+    old = s[hs_at(p, HS_SQ)]
+    if old >= 0 and s[at(SQ_HERO, old)] == p:
+        s[at(SQ_HERO, old)] = -1
+    s[hs_at(p, HS_SQ)] = q
+    if q >= 0:
+        s[at(SQ_HERO, q)] = p
+
+
+@rules_jit
+def free_square_nb(s, q, p):
+    """No chit on square q and no hero but (possibly) p."""
+    h = s[at(SQ_HERO, q)]
+    return s[at(SQ_CHIT, q)] < 0 and (h < 0 or h == p)
+
+
+MAX_ITEMS_CARRIED = MAX_HELD

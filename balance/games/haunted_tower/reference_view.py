@@ -1,0 +1,167 @@
+"""The Haunted Tower reference engine, what the strategies see: the flat view a seat's strategy reads.
+
+The strategies (``strategies.py``) are jitted functions of flat arrays laid out by ``layout.py``. :class:`View` is a
+part of ``reference.Table`` (a mixin) that writes such an array from the table's own objects before every decision:
+the compiled rules and the board (``arrays.compile_rules``, read only), then every state region a strategy may read
+(shared scalars, every hero's fields and items, the deciding seat's own hand, where every chit lies and whether it is
+face up, the squares, rooms and levels, this decision's candidates, the seat's random stream and the choice script).
+
+What the deciding seat does not know is blanked: ``CHIT_KIND`` and ``CHIT_INDEX`` are -1 for every chit that is
+face down and was not drawn and placed by that seat; the cup's order and the other players' hands are not written.
+A strategy that peeked at hidden contents would therefore play differently here than in the kernel, and the
+differential tests would say so.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ...rng import flat_seek_nb
+from . import board as B
+from . import layout as L
+from .arrays import compile_rules
+
+MAX_SCRIPT = L.KINDS - L.CHOICE_SCRIPT     # room for scripted choices in the flat view
+CHIT_REGIONS = (L.CHIT_LOC, L.CHIT_SQ, L.CHIT_OWNER, L.CHIT_PLACER, L.CHIT_FACEUP, L.CHIT_USES, L.CHIT_KIND,
+                L.CHIT_INDEX)
+
+
+# Hero.* -> layout.HS_* in the order View.hero_fields lists them; the layout must number them 0.. in this order.
+HERO_FIELDS = (L.HS_HERO, L.HS_SQ, L.HS_HP, L.HS_MAXHP, L.HS_ATTACK, L.HS_DRAINS, L.HS_DEATHS, L.HS_OUT,
+               L.HS_HELD_TURN, L.HS_N_ITEMS, L.HS_BLUE, L.HS_PURPLE, L.HS_STANDUPS, L.HS_KEPT_BLUE, L.HS_KEPT_PURPLE,
+               L.HS_BANE_KILLS, L.HS_SPECTER_HIT, L.HS_SPECTER_KILL, L.HS_POINTS, L.HS_KILLS, L.HS_ENCOUNTERS,
+               L.HS_RUNS, L.HS_TRADE_INS, L.HS_HAND_N, L.HS_HIT_SPECTER_NOW, L.HS_DAMAGE_DEALT, L.HS_DAMAGE_TAKEN,
+               L.HS_PTS_STANDUPS, L.HS_PTS_CHITS, L.HS_PTS_BANE, L.HS_PTS_SPECTER_HIT, L.HS_PTS_SPECTER_KILL)
+if HERO_FIELDS != tuple(range(L.N_HS)):
+    raise ImportError("layout.HS_* are no longer numbered in View.hero_fields' order: update HERO_FIELDS and it")
+
+
+def _as_int64(word: int) -> int:
+    """A 64-bit stream key as the signed integer the flat state stores."""
+    return word - (1 << 64) if word >= (1 << 63) else word
+
+
+class View:
+    """The strategies' view for ``reference.Table``."""
+
+    def _init_view(self, params) -> None:
+        """The flat arrays ``(s, f, g, d)``: the compiled rules and board (read only) and a state region written
+        before each decision. Strategy kinds, parameters, seat heroes and the choice script are set once."""
+        self._s, self._f, self.g, self.d = compile_rules(self.c, self.rules, self.n_players, self.turn_cap,
+                                                         self.board)
+        s = self._s
+        self.placeable = frozenset(int(q) for q in self.board.placeable)
+        self.purple_backed = [int(ch.purple_backed) for ch in self.chits]
+        self.content_kind = np.array([ch.kind for ch in self.chits], np.int64)
+        self.content_index = np.array([ch.index for ch in self.chits], np.int64)
+        params = np.asarray(params, np.float64)
+        for p in range(self.n_players):
+            s[L.KINDS + p] = self.kinds[p]
+            s[L.SEAT_HERO + p] = self.heroes[p].index
+            for j in range(min(L.N_PARAMS, params.shape[1])):
+                self._f[L.F_PARAMS + p * L.N_PARAMS + j] = params[p, j]
+        if len(self.choices) > MAX_SCRIPT:
+            raise ValueError(f"at most {MAX_SCRIPT} scripted choices, got {len(self.choices)}")
+        s[L.CHOICE_SCRIPT:L.CHOICE_SCRIPT + len(self.choices)] = self.choices
+        s[L.HAND:L.HAND + L.MAX_PLAYERS * L.MAX_HAND] = -1
+        self.hands_in_view = False
+
+    def hero_fields(self, h) -> list[int]:
+        """One hero's ``layout.HS_*`` fields, in the layout's order (``HERO_FIELDS``)."""
+        purple = self.purple_backed
+        kept_purple = sum(purple[c] for c in h.kept)
+        chits_purple = kept_purple + sum(purple[c] for c in h.items)
+        return [h.index, h.square, h.hp, h.card.hp, h.card.attack, h.drains, h.deaths, int(h.out), int(h.held),
+                len(h.items), len(h.items) + len(h.kept) - chits_purple, chits_purple, h.standups,
+                len(h.kept) - kept_purple, kept_purple, h.bane_kills, h.specter_hits, h.specter_kill, sum(h.score),
+                h.kills, h.encounters, h.runs, h.trade_ins, len(h.hand),
+                int(h.hit_specter_now and self.battle is not None), h.damage_dealt, h.damage_taken, *h.score]
+
+    def scalars(self, n_cand: int) -> list[int]:
+        """The shared ``layout.SC_*`` scalars."""
+        fight = self.battle
+        sc = [0] * L.N_SC
+        sc[L.SC_ROUND] = self.round_no
+        sc[L.SC_TURN] = self.turn_no
+        sc[L.SC_ACTIVE] = self.active
+        sc[L.SC_WINNER] = self.winner
+        sc[L.SC_WIN_MASK] = self.win_mask
+        sc[L.SC_VICTORY] = self.victory
+        sc[L.SC_SPECTER_KILLER] = self.specter_killer
+        sc[L.SC_FIRST] = self.first
+        sc[L.SC_IN] = sum(1 for h in self.heroes if not h.out)
+        sc[L.SC_CUP_N] = len(self.cup)
+        sc[L.SC_MP] = self.mp
+        sc[L.SC_CLIMB] = self.climb
+        sc[L.SC_LEFT] = self.left
+        sc[L.SC_FIGHT] = fight.chit.id if fight else -1
+        sc[L.SC_FIGHT_HP] = fight.hp if fight else 0
+        sc[L.SC_FIGHT_DRAINED] = int(fight.drained) if fight else 0
+        sc[L.SC_SLOWED] = int(fight.slowed) if fight else 0
+        sc[L.SC_LEVEL] = self.level_filled
+        sc[L.SC_N_CAND] = n_cand
+        sc[L.SC_PATH_N] = len(self.path)
+        sc[L.SC_VICTIM] = self.victim
+        sc[L.SC_ROUND_START] = self.round_start
+        return sc
+
+    def chit_fields(self, seat: int) -> tuple[np.ndarray, ...]:
+        """Per chit, the values of ``CHIT_REGIONS``: where it is, who holds or placed it, face up, uses left, and
+        its content only where `seat` knows it (face up, or a blue chit it drew and placed), else -1."""
+        loc, square, owner, placer, face_up, uses = self.chits[0].state
+        known = (face_up == 1) | (placer == seat)
+        return (loc, square, owner, placer, face_up, uses, np.where(known, self.content_kind, -1),
+                np.where(known, self.content_index, -1))
+
+    def write_view(self, seat: int, cand: Sequence[int], n_cand: int, opts: Sequence[tuple[int, int]]) -> None:
+        """Everything public, the deciding seat's own hand and the contents it knows; nothing else."""
+        s, n_sq, n_rooms, n_chits = self._s, self.board.n_squares, self.board.n_rooms, len(self.chits)
+        s[L.SC:L.SC + L.N_SC] = self.scalars(n_cand)
+        rows, held = [], []
+        for h in self.heroes:
+            rows += self.hero_fields(h)
+            held += h.items + [-1] * (L.MAX_HELD - len(h.items))
+        s[L.HS:L.HS + self.n_players * L.N_HS] = rows
+        s[L.HELD:L.HELD + self.n_players * L.MAX_HELD] = held
+        if self.hands_in_view or self.heroes[seat].hand:          # set-up: only the deciding seat's own hand
+            s[L.HAND:L.HAND + self.n_players * L.MAX_HAND] = -1
+            own = self.heroes[seat].hand
+            s[L.HAND + seat * L.MAX_HAND:L.HAND + seat * L.MAX_HAND + len(own)] = own
+            self.hands_in_view = bool(own)
+        for region, values in zip(CHIT_REGIONS, self.chit_fields(seat)):
+            s[region:region + n_chits] = values
+        s[L.SQ_CHIT:L.SQ_CHIT + n_sq] = self.chit_on
+        s[L.SQ_HERO:L.SQ_HERO + n_sq] = self.hero_on
+        s[L.ROOM_BLUE:L.ROOM_BLUE + n_rooms] = self.room_blue
+        s[L.ROOM_FULL:L.ROOM_FULL + n_rooms] = self.room_full
+        s[L.ROOM_PURPLE:L.ROOM_PURPLE + n_rooms] = self.room_purple
+        s[L.LEVEL_CHITS:L.LEVEL_CHITS + B.N_LEVELS + 1] = [0] + [self.level_chits(lv) for lv in B.LEVELS]
+        s[L.LEVEL_HIDDEN:L.LEVEL_HIDDEN + B.N_LEVELS + 1] = [0] + [self.level_hidden(lv) for lv in B.LEVELS]
+        s[L.PATH:L.PATH + len(self.path)] = self.path
+        if cand:
+            s[L.CAND:L.CAND + len(cand)] = cand
+        for i, (kind, c) in enumerate(opts):
+            s[L.OPTS + 2 * i] = kind
+            s[L.OPTS + 2 * i + 1] = c
+        stream = self.strategy_streams[seat]
+        flat_seek_nb(s, L.stream_at(2 + seat), _as_int64(stream.key), stream.counter)
+        s[L.M_CHOICE_N] = len(self.choices)
+        s[L.M_CHOICE_I] = self.choice_i
+
+    def decide(self, decision, seat: int, *args, cand: Sequence[int] = (), n_cand: int | None = None,
+               opts: Sequence[tuple[int, int]] = ()):
+        """Ask `seat`'s strategy (a jitted ``strategies`` function, called as ``decision(s, f, *args)``) through
+        its view; keep its random stream and the choice script in step with what it consumed."""
+        self.write_view(seat, cand, len(opts) if opts else (len(cand) if n_cand is None else n_cand), opts)
+        answer = decision(self._s, self._f, *args)
+        self.strategy_streams[seat].counter = int(self._s[L.stream_at(2 + seat) + 1])
+        self.choice_i = int(self._s[L.M_CHOICE_I])
+        return answer
+
+    def choose(self, decision, code: int, options: Sequence[int], seat: int, *args):
+        """A decision answered with an index into `options` (written to ``CAND``); out of range is illegal."""
+        i = int(self.decide(decision, seat, *args, cand=options))
+        if not 0 <= i < len(options):
+            self.illegal(seat, code, i)
+        return options[i]
