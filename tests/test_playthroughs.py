@@ -31,6 +31,15 @@ PLAYTHROUGHS = {
     # and 8, flip 9+ reaching 9 and 12, 8 ghosts to win.
     "mixed_components_3p_seed2795.jsonl": ["replay", str(HERE / "mixed_components_3p.toml"), "--seed", "2795",
                                            "--format", "jsonl"],
+    # The Haunted Tower's default table (the three heuristics, seats and heroes rotating): set-up, every hero turn,
+    # fights of most monsters, items taken and swapped, deaths, a hero out, the Specter killed on Tower 3.
+    "haunted_tower_default_seed3.jsonl": ["replay", str(ROOT / "scenarios" / "haunted_tower.toml"), "--seed", "3",
+                                          "--format", "jsonl"],
+    # Five players, every heuristic with other parameters plus random, every rule option changed (initiative ties
+    # to the hero, the Specter's killer wins ties, out heroes do not score, trading, other gates and blue counts,
+    # the Specter bonus each encounter): experience trade-ins, the rust monster eating items, a hero out, a win.
+    "haunted_tower_options_5p_seed2.jsonl": ["replay", str(HERE / "haunted_tower_options_5p.toml"), "--seed", "2",
+                                             "--format", "jsonl"],
 }
 
 
