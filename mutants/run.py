@@ -87,7 +87,7 @@ class GameList:
     game: str
     fast: list[str]
     default_args: list[str]
-    engines: list[str]           # files a "rule" mutation must edit (both engines)
+    engines: list[list[str]]     # each engine's files: a "rule" mutation edits one file of each (both engines)
     mutants: list[Mutant] = field(default_factory=list)
 
 
@@ -101,7 +101,10 @@ def load_list(path: Path) -> GameList:
     for key in ("fast", "engines"):
         if not isinstance(meta.get(key), list) or not meta[key]:
             raise MutantListError(f"{path.name}: [suite].{key} must be a non-empty list")
-    out = GameList(game, list(meta["fast"]), list(meta.get("default_args", [])), list(meta["engines"]))
+    # engines: one file a game engine (a string), or for an engine split over files a list of them; a rule mutation
+    # edits at least one file of every engine
+    engines = [[e] if isinstance(e, str) else list(e) for e in meta["engines"]]
+    out = GameList(game, list(meta["fast"]), list(meta.get("default_args", [])), engines)
     seen = set()
     for i, m in enumerate(data.get("mutant", [])):
         where = f"{path.name}: mutant[{i}]"
@@ -117,9 +120,10 @@ def load_list(path: Path) -> GameList:
         if any(e.find == e.replace for e in edits):
             raise MutantListError(f"{where} ({m['id']}): an edit whose replacement equals what it finds")
         files = {e.file for e in edits}
-        if m["kind"] == "rule" and not set(out.engines) <= files:
+        if m["kind"] == "rule" and not all(files & set(engine) for engine in out.engines):
             raise MutantListError(f"{where} ({m['id']}): a rule mutation edits both engines "
-                                  f"({', '.join(out.engines)}), this one edits {', '.join(sorted(files))}")
+                                  f"({' and '.join('/'.join(e) for e in out.engines)}), this one edits "
+                                  f"{', '.join(sorted(files))}")
         out.mutants.append(Mutant(game, m["id"], m["kind"], m["what"], edits))
     return out
 
