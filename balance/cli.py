@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from .outputs import OutputDirError, check_output_dir
-from .runner import DEFAULT_CHUNK
+from .runner import DEFAULT_CHUNK, compile_notice, show_progress
 from .scenario import ScenarioError, load_scenario
 
 SCENARIO_HELP = "Scenario TOML file; omit it for the embedded default (Spooky Tower, public card list)."
@@ -158,7 +158,8 @@ def replay(scenario, seed, game, players, fmt):
     spec = sc.spec()
     if spec.replay is None:
         _fail(f"{spec.name}: no replay for this game yet")
-    played = spec.replay(sc, sc.seed, game)
+    with compile_notice(spec.title, show_progress(None)):
+        played = spec.replay(sc, sc.seed, game)
     try:
         if fmt == "jsonl":
             for line in spec.narrate_jsonl(played):

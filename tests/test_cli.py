@@ -257,3 +257,30 @@ def test_every_validation_error_class_through_the_cli(cli, tmp_path, case):
     for needle in needles:
         assert needle in lines[0], (needle, lines[0])
     assert not (tmp_path / "out").exists()
+
+
+def test_a_slow_compile_is_announced_with_its_elapsed_time():
+    import io
+    import time
+
+    from balance.runner import compile_notice
+    out = io.StringIO()
+    with compile_notice("Spooky Tower", True, stream=out, after=0.1):
+        time.sleep(1.3)
+    text = out.getvalue()
+    assert "\rcompiling Spooky Tower rules, first run only ... 0 s" in text
+    assert "first run only ... 1 s" in text
+    assert text.endswith("later runs load them from the cache\n") and "compiled Spooky Tower rules in 1." in text
+
+
+def test_a_fast_load_and_a_silenced_notice_print_nothing():
+    import io
+
+    from balance.runner import compile_notice
+    out = io.StringIO()
+    with compile_notice("Spooky Tower", True, stream=out, after=5.0):
+        pass
+    with compile_notice("Spooky Tower", False, stream=out, after=0.0):
+        import time
+        time.sleep(0.2)
+    assert out.getvalue() == ""
