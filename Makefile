@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine that has only python3:
 #   make run    builds .venv, plays the embedded default scenario, prints its results and writes its report
-#   make test   builds .venv (with test extras) and runs the whole suite
+#   make test   builds .venv, adds the test extras and runs the whole suite
 #   make mutants  the mutation score: the suite against each curated bug (docs/testing.md)
 PYTHON ?= python3
 VENV   ?= .venv
@@ -10,24 +10,29 @@ TEST_CACHE ?= $(CURDIR)/.numba_cache/test-$(shell date +%s%N)
 
 .PHONY: run test bench mutants clean venv
 
+# Running needs only the package; the test extras (pytest, hypothesis, Jupyter) go in only for `make test`.
 $(BIN)/balance: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test-extras: $(BIN)/balance
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-venv: $(BIN)/balance
+venv: $(VENV)/.test-extras
 
 run: $(BIN)/balance
 	$(BIN)/balance report -o reports/default
 
-test: $(BIN)/balance
+test: $(VENV)/.test-extras
 	rm -rf .numba_cache/test-*
 	NUMBA_CACHE_DIR=$(TEST_CACHE) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 --dist loadfile tests
 
 # Not part of `make test`: applies each mutation in mutants/<game>.toml alone and runs the suite against it
 # (tens of minutes; see docs/testing.md). MUTANTS="--game spooky_tower --only id1,id2" narrows it.
-mutants: $(BIN)/balance
+mutants: $(VENV)/.test-extras
 	$(BIN)/python mutants/run.py $(MUTANTS)
 
 bench: $(BIN)/balance
