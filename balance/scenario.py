@@ -29,7 +29,7 @@ MAX_GAMES = 10**12
 MAX_SEED = 2**63 - 1
 TURN_CAP_RANGE = (10, 10_000)
 DEFAULT_GAME = "spooky_tower"            # the game of ``load_scenario(None)`` unless an override names another
-DEFAULTS = {"games": 100_000, "seed": 1, "turn_cap": 1000, "seat_rotation": False}
+DEFAULTS = {"games": 100_000, "seed": 1, "seat_rotation": False}     # turn_cap: the game's (GameSpec.turn_cap)
 TOP_KEYS = ("name", "game", "extends", "players", "games", "seed", "turn_cap", "seat_rotation", "strategy", "seats",
             "rules", "components")
 _NOTHING = object()                      # "got" of a missing key
@@ -264,7 +264,7 @@ class _Checker:
         players = self.integer("players", d.get("players", min(lo + 1, hi)), lo, hi)
         n_games = self.integer("games", d.get("games", DEFAULTS["games"]), 1, MAX_GAMES)
         seed = self.integer("seed", d.get("seed", DEFAULTS["seed"]), 0, MAX_SEED)
-        turn_cap = self.integer("turn_cap", d.get("turn_cap", DEFAULTS["turn_cap"]), *TURN_CAP_RANGE)
+        turn_cap = self.integer("turn_cap", d.get("turn_cap", spec.turn_cap), *TURN_CAP_RANGE)
         rotation = d.get("seat_rotation", DEFAULTS["seat_rotation"])
         if not isinstance(rotation, bool):
             self.fail(("seat_rotation",), "must be true or false", rotation, "true or false")
@@ -285,7 +285,8 @@ class _Checker:
 
         def resolve(loc: tuple, name: str) -> Path:
             owner = self._owner(loc)
-            base = Path(owner).parent if Path(owner).is_file() else None
+            # a dict, an override or the embedded default: relative to the working folder, as `extends` in a dict
+            base = Path(owner).parent if Path(owner).is_file() else Path(".")
             return spec_resolve(spec, name, base)
 
         try:
@@ -418,7 +419,7 @@ def spec_resolve(spec: _games.GameSpec, name: str, base: Path | None) -> Path:
     if path.is_absolute():
         return path
     if base is not None and (base / path).is_file():
-        return base / path
+        return (base / path).resolve()
     return Path(__file__).resolve().parent / "data" / spec.name / path
 
 

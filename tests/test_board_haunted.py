@@ -519,3 +519,57 @@ def test_load_board_names_the_file(tmp_path):
     path.write_text(tiny(l3="###"), encoding="utf-8")
     with pytest.raises(B.BoardError, match=r"^broken\.map: level 3: level has no floor squares"):
         B.load_board(path, blue_needed=0)
+
+
+# --- Scenario cross-checks against the map ----------------------------------------------------------------------
+
+def _scenario_error(data: dict) -> str:
+    from balance.scenario import ScenarioError, load_scenario
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(data)
+    return str(err.value)
+
+
+def test_a_map_with_fewer_outside_squares_than_players_is_refused(tmp_path):
+    text = B.DEFAULT_MAP.read_text(encoding="utf-8").replace("        oooo\n        oooo\n", "        oooo\n\n", 1)
+    (tmp_path / "four_out.map").write_text(text, encoding="utf-8")
+    base = {"game": "haunted_tower", "components": {"map": str(tmp_path / "four_out.map")}}
+    from balance.scenario import load_scenario
+    assert load_scenario({**base, "players": 4}).players == 4
+    msg = _scenario_error({**base, "players": 5})
+    assert msg == ("<dict>: components.map: 4 outside squares for 5 players (got "
+                   f"'{tmp_path / 'four_out.map'}'; allowed: a map with at least one outside start square a player)")
+
+
+def test_a_blue_draw_the_rooms_cannot_take_is_refused(default):
+    cap = default.blue_capacity()
+    per = cap // 3 + 1
+    msg = _scenario_error({"game": "haunted_tower", "players": 3, "rules": {"blue_per_player": [per, 13, 10, 8]},
+                           "components": {"blue": {"potion_of_healing": 150, "holy_water": 3 * per - 150}}})
+    assert f"3 players place {3 * per} blue chits but the rooms of map 'fighters_academy.map' take at most {cap}" \
+        in msg and msg.startswith("<dict>: rules.blue_per_player: ")
+    from balance.scenario import load_scenario
+    ok = load_scenario({"game": "haunted_tower", "players": 3, "rules": {"blue_per_player": [per - 1, 13, 10, 8]},
+                        "components": {"blue": {"potion_of_healing": 150, "holy_water": 3 * per - 150}}})
+    assert ok.rules.blue_per_player[0] == per - 1
+
+
+def test_too_many_chits_of_a_monster_names_both_pools():
+    msg = _scenario_error({"game": "haunted_tower", "components": {"blue": {"wight": 2, "potion_of_healing": 60},
+                                                                  "purple": {"wight": 2, "sword_plus_2": 26}}})
+    assert msg.startswith("<dict>: components.blue.wight: 4 chits of wight (blue 2 + purple 2) but 3 stand-ups ")
+
+
+def test_a_haunted_tower_scenario_without_a_turn_cap_gets_the_games_own():
+    from balance.scenario import load_scenario
+    assert load_scenario({"game": "haunted_tower"}).turn_cap == 2000
+    assert load_scenario({"game": "spooky_tower"}).turn_cap == 1000
+
+
+def test_a_map_named_in_a_dict_is_found_in_the_working_folder(tmp_path, monkeypatch):
+    from balance.scenario import load_scenario
+    (tmp_path / "mine.map").write_text(B.DEFAULT_MAP.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    s = load_scenario({"game": "haunted_tower", "components": {"map": "mine.map"}})
+    assert s.resources["map"] == str(tmp_path / "mine.map")
+    assert load_scenario({"game": "haunted_tower"}).resources["map"] == str(B.DEFAULT_MAP.resolve())

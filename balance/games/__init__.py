@@ -78,6 +78,7 @@ class GameSpec:
     role_labels: Callable[[Any], tuple] | None = field(default=None, repr=False)   # Scenario -> role names
     points_counter: str | None = None             # the per-seat final counter that decides a points winner
     score_lines: tuple[str, ...] = ()             # per-seat final counters that add up to the points
+    turn_cap: int = 1000                          # the turn cap of a scenario that gives none
     summary_counters: tuple[str, ...] = ()        # per-seat final counters the per-seat and per-role tables show
     reference: Callable[..., Any] | None = field(default=None, repr=False)
     #   (scenario, seed, game) -> one game played by the plain-Python reference engine (for `balance bench`)

@@ -82,6 +82,14 @@ def check(scenario, resolve) -> dict:
         board = board_of(Path(path))
     except BoardError as err:
         raise ValueError(f"map={c.map!r}: {err}") from err
+    if len(board.outside) < scenario.players:
+        raise ValueError(f"map={c.map!r}: {len(board.outside)} outside squares for {scenario.players} players "
+                         f"(allowed: a map with at least one outside start square a player)")
+    need = r.blue_per_player[scenario.players - E.MIN_PLAYERS] * scenario.players
+    if need > board.blue_capacity():
+        raise ValueError(f"rules.blue_per_player={r.blue_per_player}: {scenario.players} players place {need} blue "
+                         f"chits but the rooms of map {c.map!r} take at most {board.blue_capacity()} (allowed: at "
+                         f"most {board.blue_capacity() // scenario.players} a player on this map)")
     purple = sum(c.purple.values()) + 1
     if purple < board.n_rooms:
         raise ValueError(f"purple={purple - 1} chits: the map has {board.n_rooms} rooms, one purple chit each, the "
@@ -223,5 +231,5 @@ SPEC = GameSpec(
     score_lines=L.SCORE_LINES,
     summary_counters=("points", "kills", "deaths", "out", "runs", "encounters", "specter_hits", "specter_kill",
                       "items"),
-    check=check,
+    check=check, turn_cap=2000,     # hero turns; 0.5% of default games reach it (docs/rules/haunted_tower.md)
 )

@@ -258,6 +258,7 @@ class HauntedTowerComponents(_Strict):
         if self.specter not in monsters:
             raise ValueError(f"specter={self.specter!r}: no such monster (allowed: one of the monsters)")
         used: dict[str, int] = {}
+        pools: dict[str, list[str]] = {}
         for pool in ("blue", "purple"):
             table = getattr(self, pool)
             for name, n in table.items():
@@ -269,10 +270,14 @@ class HauntedTowerComponents(_Strict):
                 if not 0 <= n <= 200:
                     raise ValueError(f"{pool}.{name}={n}: out of range (allowed: 0 to 200 chits)")
                 used[name] = used.get(name, 0) + n
+                if n > 0:
+                    pools.setdefault(name, []).append((pool, n))
         for name, n in used.items():
             if name in monsters and n > monsters[name].standups:
-                raise ValueError(f"blue.{name}: {n} chits of {name} but {monsters[name].standups} stand-ups "
-                                 "(allowed: at most one chit a stand-up, blue and purple together)")
+                (pool, first), split = pools[name][0], " + ".join(f"{k} {m}" for k, m in pools[name])
+                raise ValueError(f"{pool}.{name}={first}: {n} chits of {name} ({split}) but "
+                                 f"{monsters[name].standups} stand-ups (allowed: at most one chit a stand-up, blue "
+                                 "and purple together)")
         if monsters[self.specter].standups < 1:
             raise ValueError(f"specter={self.specter!r}: it has no stand-up (allowed: a monster with one)")
         return self
