@@ -20,9 +20,32 @@ def _fail(message: str, code: int = 2):
     sys.exit(code)
 
 
-def _load(scenario, **overrides):
+SET_HELP = ("Change one setting, KEY=VALUE, as a file that extends the scenario would (repeatable): "
+            "components.buildings.12.ghost_worth=1, rules.flip_scope=building, seats.2.strategy=collector. "
+            "VALUE is read as TOML (12, 1.5, true, [1, 2]), else as text.")
+
+
+def set_option(f):
+    return click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help=SET_HELP)(f)
+
+
+def _sets(sets) -> dict:
+    """--set KEY=VALUE pairs as dotted overrides for load_scenario."""
+    from .layers import parse_value
+    out = {}
+    for item in sets or ():
+        key, eq, text = item.partition("=")
+        if not eq or not key.strip():
+            _fail(f"--set {item!r}: not KEY=VALUE (allowed: a dotted key, '=', a value, such as "
+                  "rules.flip_scope=building)")
+        key = key.strip()
+        out[key if "." in key else f"{key}."] = parse_value(text.strip())
+    return out
+
+
+def _load(scenario, sets=(), **overrides):
     try:
-        return load_scenario(scenario, **overrides)
+        return load_scenario(scenario, **overrides, **_sets(sets))
     except ScenarioError as err:
         _fail(str(err))
 
@@ -63,17 +86,18 @@ def run_options(f):
     ]
     for opt in reversed(opts):
         f = opt(f)
+    f = set_option(f)
     return click.argument("scenario", required=False, type=click.Path(dir_okay=False))(f)
 
 
 def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, chunk_size, target_ci, max_games,
-              keep_games=0):
+              sets=(), keep_games=0):
     from .runner import RunOptions, run
 
     if games is not None and target_ci is not None:
         _fail(f"-n/--games {games} with --target-ci {target_ci}: give one of them (allowed: -n for a fixed number "
               "of games, or --target-ci, with --max-games as its limit)")
-    sc = _load(scenario, games=games, seed=seed, players=players, seat_rotation=seat_rotation,
+    sc = _load(scenario, sets, games=games, seed=seed, players=players, seat_rotation=seat_rotation,
                strategy={"name": strategy} if strategy else None)
     return run(sc, RunOptions(threads=threads, chunk_size=chunk_size, keep_games=keep_games, target_ci=target_ci,
                               max_games=max_games))
@@ -126,7 +150,7 @@ def report(scenario, out_dir, **kw):
 
     if out_dir is None:
         out_dir = Path("reports") / (Path(scenario).stem if scenario else "default")
-    _check_out(out_dir, files_for(_load(scenario)))
+    _check_out(out_dir, files_for(_load(scenario, kw.get("sets"))))
     results = _simulate(scenario, **kw)
     click.echo(results.summary())
     click.echo(results.speed_line())
@@ -139,9 +163,10 @@ def report(scenario, out_dir, **kw):
 
 @main.command()
 @click.argument("scenario", required=False, type=click.Path(dir_okay=False))
-def show(scenario):
+@set_option
+def show(scenario, sets):
     """Print the scenario resolved in full: every default filled in, exactly what would run."""
-    click.echo(_load(scenario).to_toml(), nl=False)
+    click.echo(_load(scenario, sets).to_toml(), nl=False)
 
 
 @main.command()

@@ -23,6 +23,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from . import games as _games
+from . import layers
 
 N_PARAM_COLUMNS = 4                      # width of the strategy parameter matrix the kernels read
 MAX_GAMES = 10**12
@@ -154,14 +155,30 @@ def _load(source, overrides: dict) -> Scenario:
         chain, path = _follow_extends(copy.deepcopy(source), dict_label, Path("."), []), None
     else:
         raise ScenarioError("<source>", f"a scenario is a file path or a dict, not {type(source).__name__}")
-    chain.append((f"{chain[-1][0]} (override)", overrides))
+    sets = {k: v for k, v in overrides.items() if "." in k}
+    chain.append((f"{chain[-1][0]} (override)", {k: v for k, v in overrides.items() if "." not in k}))
+    game = next((raw["game"] for _, raw in reversed(chain) if "game" in raw), None)
+    spec = _games.registry().get(game) if isinstance(game, str) else None
+    keyed = layers.keyed_paths(spec)
+    if keyed:       # the game's default items of each keyed list lie under every layer
+        chain.insert(0, (f"<{spec.name} defaults>", layers.keyed_defaults(spec, keyed)))
     merged: dict = {}
-    for _, raw in chain:
-        merged = _lay_over(merged, raw)
+    for label, raw in chain:
+        merged = layers.lay_over(merged, raw, keyed, label, ScenarioError)
+    if sets and spec is not None:
+        full = layers.lay_over(layers.defaults(spec), merged, keyed, "", ScenarioError)
+        players = full.get("players", min(spec.min_players + 1, spec.max_players))
+        base_label = chain[-1][0].removesuffix(" (override)")
+        for dotted, value in sets.items():
+            label = f"{base_label} (--set {dotted})"
+            layer = layers.set_layer(full, dotted, value, keyed, players, label, ScenarioError)
+            chain.append((label, layer))
+            merged = layers.lay_over(merged, layer, keyed, label, ScenarioError)
+            full = layers.lay_over(full, layer, keyed, label, ScenarioError)
     merged.pop("extends", None)
     if "name" not in merged:
         merged["name"] = Path(path).stem if path else merged.get("game", DEFAULT_GAME)
-    return _Checker(merged, chain, path).scenario()
+    return _Checker(merged, chain, path, keyed).scenario()
 
 
 def _read_toml(path: Path, label: str) -> dict:
@@ -205,37 +222,13 @@ def _follow_extends(raw: dict, label: str, folder: Path, seen: list[Path]) -> li
     return _read_chain(target, str(target), seen) + [(label, raw)]
 
 
-def _lay_over(base: dict, top: dict) -> dict:
-    """One layer (a file of the chain, or the overrides) over the layers below it.
-
-    A layer's ``strategy`` or ``seats`` replaces both of them below it: they are alternatives (only one layer giving
-    both is an error), and a strategy's params belong to its name, so its table is not merged key by key.
-    """
-    base = dict(base)
-    if "strategy" in top or "seats" in top:
-        base.pop("strategy", None)
-        base.pop("seats", None)
-    return _deep_merge(base, top)
-
-
-def _deep_merge(base: dict, top: dict) -> dict:
-    """``top`` over ``base``: tables merge key by key; lists and scalars replace."""
-    out = dict(base)
-    for key, value in top.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _deep_merge(out[key], value)
-        else:
-            out[key] = value
-    return out
-
-
 # --- checking --------------------------------------------------------------------------------------------------
 
 class _Checker:
     """Checks a merged scenario table and builds the :class:`Scenario`; errors name the file a key came from."""
 
-    def __init__(self, data: dict, chain: list[tuple[str, dict]], path: str | None):
-        self.data, self.chain, self.path = data, chain, path
+    def __init__(self, data: dict, chain: list[tuple[str, dict]], path: str | None, keyed: dict | None = None):
+        self.data, self.chain, self.path, self.keyed = data, chain, path, keyed or {}
 
     def fail(self, loc: tuple, problem: str, got: Any = _NOTHING, allowed: str = "") -> typing.NoReturn:
         raise ScenarioError(self._owner(loc), problem, _key_path(loc), got, allowed)
@@ -243,9 +236,13 @@ class _Checker:
     def _owner(self, loc: tuple) -> str:
         """The most derived file (or the overrides) that sets the value at ``loc``; else the file the user gave."""
         for label, raw in reversed(self.chain):
-            if _contains(raw, loc):
+            if label.endswith("defaults>"):     # the game's own defaults: never the wrong value
+                continue
+            mine = layers.layer_loc(self.data, raw, loc, self.keyed) if loc else None
+            if mine is not None and _contains(raw, mine):
                 return label
-        return self.chain[-2][0]  # the last entry is the overrides
+        return next(label for label, _ in reversed(self.chain) if not label.endswith((" (override)", "defaults>"))
+                    and " (--set " not in label)
 
     def scenario(self) -> Scenario:
         d = self.data

@@ -284,3 +284,25 @@ def test_a_fast_load_and_a_silenced_notice_print_nothing():
         import time
         time.sleep(0.2)
     assert out.getvalue() == ""
+
+
+def test_set_changes_one_building_as_an_extending_file_does(cli, tmp_path):
+    child = tmp_path / "child.toml"
+    child.write_text(f'extends = "{SCENARIO}"\n[[components.buildings]]\nvalue = 12\nghost_worth = 0\n',
+                     encoding="utf-8")
+    by_file = cli("run", child, "-n", 3000, "--json")
+    by_set = cli("run", SCENARIO, "-n", 3000, "--json", "--set", "components.buildings.12.ghost_worth=0")
+    plain = cli("run", SCENARIO, "-n", 3000, "--json")
+    assert by_file.exit_code == by_set.exit_code == plain.exit_code == 0, by_set.output
+    strip = lambda text: {k: v for k, v in json.loads(text).items() if k not in ("meta", "timing")}  # noqa: E731
+    assert strip(by_set.output)["seats"] == strip(by_file.output)["seats"] != strip(plain.output)["seats"]
+    shown = cli("show", SCENARIO, "--set", "components.buildings.12.ghost_worth=0").output
+    assert shown.count("[[components.buildings]]") == 12 and "ghost_worth = 0" in shown
+
+
+def test_set_errors_are_one_line(cli):
+    res = CliRunner().invoke(main, ["show", "--set", "seats.9.strategy=collector"])
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert res.output.startswith("error: <default> (--set seats.9.strategy): seats.9.strategy: no such seat setting")
+    res = CliRunner().invoke(main, ["run", "--set", "no_equals_sign"])
+    assert res.exit_code == 2 and res.output.startswith("error: --set 'no_equals_sign': not KEY=VALUE")

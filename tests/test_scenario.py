@@ -241,7 +241,7 @@ ERROR_CASES = {
                    "a list, each item an integer"),
     "repeated building value": ('[[components.buildings]]\nvalue = 1\nphotos = []\n[[components.buildings]]\n'
                                 'value = 1\nphotos = []\n', "components.buildings[1].value", "1",
-                                "each value 1 to 12 at most once"),
+                                "each value at most once a file"),
     "win threshold out of range": ("[components]\nghosts_to_win = 999\n", "components.ghosts_to_win", "999",
                                    "an integer from 1 to 100"),
     "win threshold unreachable": ("[components]\nghosts_to_win = 90\n", "components.ghosts_to_win", "90",
@@ -260,7 +260,8 @@ ERROR_CASES = {
     "negative seed": ("seed = -1\n", "seed", "-1", "an integer from 0 to"),
     "zero games": ("games = 0\n", "games", "0", "an integer from 1 to"),
     "rotation type": ('seat_rotation = "yes"\n', "seat_rotation", "'yes'", "true or false"),
-    "missing photos": ("[[components.buildings]]\nvalue = 1\n", "components.buildings[0].photos", "nothing",
+    "missing photos": ('replace = ["components.buildings"]\n[[components.buildings]]\nvalue = 1\n',
+                       "components.buildings[0].photos", "nothing",
                        "a list, each item a list"),
 }
 

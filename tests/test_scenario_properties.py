@@ -149,3 +149,99 @@ def test_valid_random_lineups_load_and_round_trip(players, data):
                "components": {"ghost_pets": pets}})
     assert s is not None
     assert tomllib.loads(dumps_toml(s.to_dict())) == s.to_dict()
+
+
+# --- One-key changes: keyed lists merge item by item (balance/layers.py) ---------------------------------------
+
+DEFAULT_SPOOKY = load_scenario({"game": "spooky_tower"})
+
+
+def _with_building(scenario: Scenario, value: int, **changes) -> dict:
+    """The scenario's dict with one Building's keys changed, everything else as it was."""
+    d = scenario.to_dict()
+    for b in d["components"]["buildings"]:
+        if b["value"] == value:
+            b.update(changes)
+    return d
+
+
+@SETTINGS
+@given(value=st.integers(1, 12), worth=st.integers(0, 10))
+def test_a_file_extending_another_with_one_building_table_changes_that_building_only(value, worth):
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base.toml"
+        base.write_text(DEFAULT_SPOOKY.to_toml(), encoding="utf-8")
+        child = Path(tmp) / "child.toml"
+        child.write_text(f'extends = "base.toml"\n[[components.buildings]]\nvalue = {value}\nghost_worth = {worth}\n',
+                         encoding="utf-8")
+        got = load_scenario(child)
+    want = load_scenario(_with_building(DEFAULT_SPOOKY, value, ghost_worth=worth))
+    assert got.components == want.components and len(got.components.buildings) == 12
+
+
+@SETTINGS
+@given(value=st.integers(1, 12), worth=st.integers(0, 10))
+def test_set_and_a_dotted_override_change_one_building_like_an_extending_file(value, worth):
+    want = load_scenario(_with_building(DEFAULT_SPOOKY, value, ghost_worth=worth))
+    got = load_scenario(None, **{f"components.buildings.{value}.ghost_worth": worth})
+    assert got.components == want.components
+
+
+@SETTINGS
+@given(values=st.lists(st.integers(1, 12), min_size=1, max_size=11, unique=True))
+def test_a_smaller_card_list_needs_replace_and_then_is_exactly_what_the_file_gives(values):
+    tables = [{"value": v, "photos": [["ghost"]] * 3} for v in values]
+    merged = load_scenario({"game": "spooky_tower", "components": {"buildings": tables}})
+    assert sorted(b.value for b in merged.components.buildings) == list(range(1, 13))     # merged, nothing lost
+    try:
+        smaller = load_scenario({"game": "spooky_tower", "replace": ["components.buildings"],
+                                 "components": {"buildings": tables, "ghosts_to_win": 1}})
+    except ScenarioError as err:       # a smaller Town may fail the game's own checks; never silently
+        assert "\n" not in str(err)
+        return
+    assert sorted(b.value for b in smaller.components.buildings) == sorted(values)
+
+
+def test_an_empty_keyed_list_is_refused_with_what_to_write_instead():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "empty.toml"
+        path.write_text('game = "spooky_tower"\n[components]\nbuildings = []\n', encoding="utf-8")
+        try:
+            load_scenario(path)
+        except ScenarioError as err:
+            assert str(err) == (f"{path}: components.buildings: an empty list changes nothing, because this list "
+                                "merges item by item (got []; allowed: tables that each change or add one value, or "
+                                "replace = [\"components.buildings\"] in this file to give the whole list)")
+        else:
+            raise AssertionError("buildings = [] loaded")
+
+
+def test_a_keyed_table_without_its_key_is_refused():
+    try:
+        load_scenario({"game": "spooky_tower", "components": {"buildings": [{"ghost_worth": 2}]}})
+    except ScenarioError as err:
+        assert str(err).startswith("<dict>: components.buildings[0].value: missing key (got nothing; allowed: "
+                                   "every table names its value")
+    else:
+        raise AssertionError("a Building table without its value loaded")
+
+
+@SETTINGS
+@given(seat=st.integers(0, 3), ev=st.floats(0, 10))
+def test_set_changes_one_seat_and_keeps_the_others(seat, ev):
+    s = load_scenario({"game": "spooky_tower", "players": 4, "strategy": "collector"},
+                      **{f"seats.{seat}.strategy": "ghost_hunter", f"seats.{seat}.flip_min_ev": ev})
+    assert [x.strategy for x in s.seats] == ["ghost_hunter" if i == seat else "collector" for i in range(4)]
+    assert s.seats[seat].params["flip_min_ev"] == ev
+
+
+def test_set_on_the_haunted_tower_changes_one_hero_and_one_monster():
+    base = load_scenario("scenarios/haunted_tower.toml")
+    s = load_scenario("scenarios/haunted_tower.toml", **{"components.heroes.elf.hp": 9,
+                                                         "components.monsters.specter.hp": 12,
+                                                         "rules.heroes.5": "dwarf", "rules.heroes.1": "thief"})
+    assert {h.name: h.hp for h in s.components.heroes} == {**{h.name: h.hp for h in base.components.heroes},
+                                                         "elf": 9}
+    assert [m.hp for m in s.components.monsters if m.name == "specter"] == [12]
+    assert len(s.components.monsters) == len(base.components.monsters)
+    assert s.rules.heroes == ["fighter", "thief", "elf", "magic_user", "cleric", "dwarf"]

@@ -79,6 +79,9 @@ class GameSpec:
     points_counter: str | None = None             # the per-seat final counter that decides a points winner
     score_lines: tuple[str, ...] = ()             # per-seat final counters that add up to the points
     turn_cap: int = 1000                          # the turn cap of a scenario that gives none
+    # lists of tables whose items a scenario layer (`extends`, overrides, --set) changes one by one, found by the
+    # key field named here: {"components.buildings": "value"}; every other list is replaced whole
+    list_keys: dict[str, str] = field(default_factory=dict)
     summary_counters: tuple[str, ...] = ()        # per-seat final counters the per-seat and per-role tables show
     reference: Callable[..., Any] | None = field(default=None, repr=False)
     #   (scenario, seed, game) -> one game played by the plain-Python reference engine (for `balance bench`)

@@ -231,5 +231,6 @@ SPEC = GameSpec(
     score_lines=L.SCORE_LINES,
     summary_counters=("points", "kills", "deaths", "out", "runs", "encounters", "specter_hits", "specter_kill",
                       "items"),
+    list_keys={"components.heroes": "name", "components.monsters": "name", "components.items": "name"},
     check=check, turn_cap=2000,     # hero turns; 0.5% of default games reach it (docs/rules/haunted_tower.md)
 )
