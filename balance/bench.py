@@ -56,6 +56,7 @@ class BenchResult:
     reference_games: int
     reference_gps: float
     machine: str
+    cold_compile_s: float | None = None
 
     @property
     def vs_reference(self) -> float:
@@ -74,8 +75,9 @@ class BenchResult:
             f"kernel     {self.kernel_1t_gps:>14,.0f} games/s  (1 thread, best of {REPEATS})",
             f"floor      {self.floor_gps:>14,.0f} games/s  (same draws per game, no rules, best of {REPEATS})",
             f"reference  {self.reference_gps:>14,.1f} games/s  (plain Python, {self.reference_games:,} games)",
-            f"kernel / reference = {self.vs_reference:,.0f}x    floor / kernel = {self.vs_floor:.1f}x",
-        ])
+            f"kernel / reference = {self.vs_reference:,.0f}x    floor / kernel = {self.vs_floor:.1f}x (information only)",
+        ] + ([f"cold compile {self.cold_compile_s:>10.1f} s        (the kernel compiled into a fresh Numba cache, in "
+              "a new process)"] if self.cold_compile_s is not None else []))
 
 
 def machine() -> str:
@@ -100,9 +102,29 @@ def _kernel(spec, compiled, scenario, games, threads):
     return rate, out, n_threads
 
 
+def cold_compile(scenario: Scenario) -> float:
+    """Seconds a new process takes to compile the scenario's kernel into an empty Numba cache and play one game
+    (what a first run pays), measured in that process."""
+    import subprocess
+    import sys
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "scenario.toml")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(scenario.to_toml())
+        env = {**os.environ, "NUMBA_CACHE_DIR": os.path.join(tmp, "cache")}
+        code = ("import sys, time; from balance.scenario import load_scenario; from balance.runner import play_chunk; "
+                "sc = load_scenario(sys.argv[1]); spec = sc.spec(); t = time.perf_counter(); "
+                "c = spec.compile_scenario(sc); play_chunk(spec, c, sc, 0, 1, 1); print(time.perf_counter() - t)")
+        done = subprocess.run([sys.executable, "-c", code, path], env=env, capture_output=True, text=True, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
 def benchmark(scenario: Scenario, games: int = 2_000_000, reference_games: int = 300,
-              threads: int | None = None) -> BenchResult:
-    """Measure the kernel (all threads and one), the floor and the reference engine on the same seeds."""
+              threads: int | None = None, cold: bool = False) -> BenchResult:
+    """Measure the kernel (all threads and one), the floor and the reference engine on the same seeds; with `cold`,
+    also the kernel's compile time into a fresh cache (first, before anything else loads the machine)."""
+    cold_s = cold_compile(scenario) if cold else None
     spec = scenario.spec()
     compiled = spec.compile_scenario(scenario)
     kernel_gps, out, n_threads = _kernel(spec, compiled, scenario, games, threads)
@@ -118,4 +140,4 @@ def benchmark(scenario: Scenario, games: int = 2_000_000, reference_games: int =
         spec.reference(scenario, scenario.seed, g)
     reference_gps = reference_games / (time.perf_counter() - t)
     return BenchResult(scenario.name, scenario.players, [s.strategy for s in scenario.seats], n_threads, games,
-                       kernel_gps, kernel_1t, floor_gps, reference_games, reference_gps, machine())
+                       kernel_gps, kernel_1t, floor_gps, reference_games, reference_gps, machine(), cold_s)

@@ -220,12 +220,16 @@ def show_map(scenario, level):
               help="Games for the (slow) reference engine.")
 @click.option("--players", type=int, help="Number of players (default: the scenario's).")
 @click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
-def bench(scenario, games, reference_games, players, threads):
-    """Measure kernel games per second against the reference engine and a no-rules floor, on the same seeds."""
+@click.option("--cold/--no-cold", default=True, show_default=True,
+              help="Also time the kernel's compile into a fresh Numba cache, in a new process (what a first run "
+                   "pays; tens of seconds).")
+def bench(scenario, games, reference_games, players, threads, cold):
+    """Measure kernel games per second against the reference engine and a no-rules floor (information only), on
+    the same seeds, and the kernel's cold compile time."""
     from .bench import benchmark
 
     sc = _load(scenario, players=players)
-    click.echo(benchmark(sc, games=games, reference_games=reference_games, threads=threads).to_text())
+    click.echo(benchmark(sc, games=games, reference_games=reference_games, threads=threads, cold=cold).to_text())
 
 
 @main.command()

@@ -306,3 +306,13 @@ def test_set_errors_are_one_line(cli):
     assert res.output.startswith("error: <default> (--set seats.9.strategy): seats.9.strategy: no such seat setting")
     res = CliRunner().invoke(main, ["run", "--set", "no_equals_sign"])
     assert res.exit_code == 2 and res.output.startswith("error: --set 'no_equals_sign': not KEY=VALUE")
+
+
+def test_bench_measures_kernel_floor_and_reference(cli):
+    res = cli("bench", "-n", 2000, "--reference-games", 10, "--threads", 1, "--no-cold")
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert lines[0].startswith("benchmark: ") and lines[1].startswith("machine:   ")
+    assert "(1 thread, 2,000 games, best of 3)" in lines[2] and "(plain Python, 10 games)" in lines[5]
+    assert "kernel / reference = " in lines[6] and "(information only)" in lines[6]
+    assert not any("cold compile" in line for line in lines)
