@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 import os
+import textwrap
 import uuid
 from functools import cached_property
 from pathlib import Path
@@ -19,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .outputs import atomic_directory
+from .stats import findings as _findings
 from .stats.aggregate import Tallies
 from .stats.intervals import (SeatTest, diff_interval, histogram_moments, histogram_quantile, mean_interval,
                               seat_equality_test, wilson)
@@ -305,13 +307,39 @@ class Results:
         chi2, dof, p = self.seat_test
         if math.isnan(p):
             return "Seat equality (chi-square): not enough finished games"
-        return f"Seat equality (chi-square over finished games): chi2 = {chi2:.3f}, dof = {dof}, p = {p:.4g}"
+        return (f"Seat equality (chi-square over finished games): chi2 = {chi2:.3f}, dof = {dof}, p = {p:.4g}\n"
+                "  (p: how often seats this uneven would come out if every seat were equally likely to win)")
+
+    @cached_property
+    def findings(self) -> pd.DataFrame:
+        """What to read first (``stats.findings``): kind, text, estimate and 95% interval, weight; heaviest first."""
+        rows = [vars(f) for f in _findings.findings(self)]
+        return pd.DataFrame(rows, columns=["kind", "text", "estimate", "ci_low", "ci_high", "weight"])
+
+    def watch_lines(self) -> list[str]:
+        """Games worth watching (the longest, the shortest, the most lopsided), each with its replay command."""
+        args = self.meta.get("replay_args")
+        return _findings.watch_lines(self, "SCENARIO (this run's scenario: `balance show` with the run's options)"
+                                     if args is None else args)
+
+    def heading(self) -> str:
+        """The scenario's name, then what was played."""
+        m, t = self.meta, self.tallies
+        name = m.get("name") or t.title
+        return f"{name}: {t.games:,} games of {t.title}, lineup {', '.join(t.lineup)}, seed {m.get('seed')}"
 
     def summary(self) -> str:
-        """Aligned plain-text tables for a terminal: seats (+ test), strategies, victory kinds, lengths, items."""
-        m, t = self.meta, self.tallies
-        head = f"{t.title}: {t.games:,} games, lineup {', '.join(t.lineup)}, seed {m.get('seed')}"
-        parts = [head, "=" * min(len(head), 100)]
+        """Plain text for a terminal: the findings first, games worth watching, then the aligned tables (seats with
+        their test, strategies, victory kinds, lengths, items...)."""
+        head = self.heading()
+        parts = [head, "=" * min(len(head), 100), "", "Findings"]
+        for i, text in enumerate(self.findings["text"], 1):
+            parts += textwrap.wrap(text, 110, initial_indent=f"  {i}. ", subsequent_indent="     ")
+        if self.watch_lines():
+            parts += ["", "Games worth watching"]
+            for line in self.watch_lines():
+                what, _, command = line.partition(": balance ")
+                parts += [f"  {what}:", f"    balance {command}"]
         for title, df in self.display_tables().items():
             parts += ["", title, text_table(df)]
             if title == "Seats":

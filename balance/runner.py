@@ -153,5 +153,29 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         games_played=played, turn_cap=scenario.turn_cap, scenario_hash=scenario.hash(),
         package_version=package_version(), target_ci=options.target_ci,
         target_ci_reached=(agg.ci_width_max() <= options.target_ci) if options.target_ci else None,
-        assumptions=[list(a) for a in spec.assumptions(scenario)],
+        assumptions=[list(a) for a in spec.assumptions(scenario)], name=scenario.name,
+        replay_args=replay_args(scenario),
     )
+
+
+def replay_args(scenario: Scenario) -> str | None:
+    """The arguments that make `balance replay` play this scenario's games: its file (nothing for the embedded
+    default), with --players when only that differs; None when the run changed more than that."""
+    from .scenario import DEFAULT_GAME, ScenarioError, load_scenario
+    source = scenario.source
+    try:
+        plain = load_scenario(source) if source else load_scenario(None, game=scenario.game)
+    except ScenarioError:
+        return None
+    args = source or ("" if scenario.game == DEFAULT_GAME else None)     # `balance replay` alone: the default
+    if args is None:
+        return None
+    def same(a, b):         # the number of games does not change a game; the command gives the seed
+        return {k: v for k, v in a.to_dict().items() if k not in ("games", "seed")} == \
+            {k: v for k, v in b.to_dict().items() if k not in ("games", "seed")}
+    if same(plain, scenario):
+        return args
+    if plain.players != scenario.players and same(load_scenario(
+            source or None, players=scenario.players, **({} if source else {"game": scenario.game})), scenario):
+        return f"{args} --players {scenario.players}".strip()
+    return None

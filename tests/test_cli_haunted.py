@@ -38,7 +38,8 @@ def results():
 def test_run_prints_the_haunted_tower_tables(cli):
     res = cli("run", SCENARIO, "-n", 800, "--seed", 2)
     assert res.exit_code == 0, res.output
-    for needle in ("The Haunted Tower: 800 games", "Seats", "mean points", "Heroes", "magic_user", "Strategies",
+    for needle in ("The Haunted Tower, reconstructed components: 800 games of The Haunted Tower", "Findings",
+                   "The fighter wins", "Games worth watching", "the most lopsided win", "Seats", "mean points", "Heroes", "magic_user", "Strategies",
                    "monster_hunter", "Victory kinds", "specter", "all_out", "Points by scoring line",
                    "pts_specter_kill", "Per hero (means per game)", "Per monster", "basilisk", "kills/encounters",
                    "Per item", "ring_of_protection", "held_at_end", "games/s"):

@@ -127,8 +127,18 @@ def test_summary_md_has_the_seat_rows(results, tmp_path):
         cells = [str(v).replace("|", "\\|") for v in row]
         assert "| " + " | ".join(cells) + " |" in lines
     assert any(line.startswith("Seat equality") and "p = " in line for line in lines)
-    assert "| unfinished |" in md and md.count("\n") < 30
+    assert "| unfinished |" in md and md.count("\n") < 50       # short enough for a CI job summary
     assert "Length: turns: mean" in md
+    findings = lines.index("### Findings")
+    assert findings < lines.index("### Details")
+    texts = list(results.findings["text"])
+    assert texts and all(f"{i}. {t.replace('|', chr(92) + '|')}" in lines for i, t in enumerate(texts, 1))
+
+
+def test_index_html_puts_findings_first_and_run_details_last(results, tmp_path):
+    html = (write_report(results, tmp_path / "r", [])).read_text()
+    assert html.index("<h2>Findings</h2>") < html.index("<h2>Seats</h2>") < html.index("<h2>Run</h2>")
+    assert html.index("<h2>Scenario (resolved)</h2>") < html.index("<h2>Run</h2>")
 
 
 def test_an_earlier_report_is_replaced_whole(results, tmp_path):

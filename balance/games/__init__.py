@@ -49,6 +49,7 @@ class CounterGroup:
     chunk_key: str
     labels: Callable[[Any], tuple] = field(repr=False)   # Scenario -> labels
     ratio_base: int | None = None           # counters after it are also shown per unit of it (default: used_counter)
+    used_phrase: str = ""                   # "used" in words, "{}" for the thing: "flipped value {}", "killed a {}"
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class GameSpec:
     points_counter: str | None = None             # the per-seat final counter that decides a points winner
     score_lines: tuple[str, ...] = ()             # per-seat final counters that add up to the points
     turn_cap: int = 1000                          # the turn cap of a scenario that gives none
+    item_used_phrase: str = ""                    # the item counters' "used" in words (see CounterGroup)
     # lists of tables whose items a scenario layer (`extends`, overrides, --set) changes one by one, found by the
     # key field named here: {"components.buildings": "value"}; every other list is replaced whole
     list_keys: dict[str, str] = field(default_factory=dict)
@@ -102,7 +104,7 @@ def counter_groups(spec: GameSpec, scenario: Any = None) -> tuple[CounterGroup, 
     if spec.groups is not None:
         return spec.groups(scenario)
     return (CounterGroup(spec.item_name, tuple(spec.counter_names), 1, "counters",
-                         labels=lambda _scenario: tuple(spec.item_labels)),)
+                         labels=lambda _scenario: tuple(spec.item_labels), used_phrase=spec.item_used_phrase),)
 
 
 def registry() -> dict[str, GameSpec]:

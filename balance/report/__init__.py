@@ -72,7 +72,9 @@ def write_report(results: Results, out_dir: str | os.PathLike,
                ("scenario hash", meta.get("scenario_hash")), ("package version", meta.get("package_version"))]
     details += [(f"timing: {k}", v) for k, v in (meta.get("timing") or {}).items()]
     context = {
-        "title": results.tallies.title, "game": results.tallies.game, "details": details, "tables": tables,
+        "title": results.meta.get("name") or results.tallies.title, "game": results.tallies.game,
+        "heading": results.heading(), "findings": list(results.findings["text"]), "watch": results.watch_lines(),
+        "details": details, "tables": tables,
         "seat_test_line": results.seat_test_line(), "scenario": _scenario_text(meta),
         "assumptions": [tuple(str(x) for x in a) for a in assumptions],
         "seats": display["Seats"], "victories": display["Victory kinds"], "lengths": results.lengths,

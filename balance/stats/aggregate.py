@@ -127,16 +127,18 @@ class GroupTallies:
     used_wins: np.ndarray           # [I] ... of which the seat won
     unused_pairs: np.ndarray        # [I]
     unused_wins: np.ndarray         # [I]
+    used_phrase: str = ""           # "used" in words for findings ("flipped value {}")
 
     @classmethod
-    def empty(cls, name, labels, counter_names, used_counter, chunk_key, ratio_base=None) -> GroupTallies:
+    def empty(cls, name, labels, counter_names, used_counter, chunk_key, ratio_base=None,
+              used_phrase: str = "") -> GroupTallies:
         I, C = len(labels), len(counter_names)
         if not 0 <= used_counter < C:
             raise ValueError(f"used_counter={used_counter} outside the {C} counters {tuple(counter_names)}")
         z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
         return cls(str(name), tuple(labels), tuple(counter_names), int(used_counter),
                    int(used_counter if ratio_base is None else ratio_base), str(chunk_key),
-                   z(I, C), z(I, C), z(I), z(I), z(I), z(I))
+                   z(I, C), z(I, C), z(I), z(I), z(I), z(I), str(used_phrase))
 
     def to_dict(self) -> dict:
         return {f.name: (getattr(self, f.name).tolist() if f.name in _GROUP_ARRAYS else
@@ -146,7 +148,8 @@ class GroupTallies:
     @classmethod
     def from_dict(cls, d: dict) -> GroupTallies:
         return cls(**{f.name: np.asarray(d[f.name], dtype=np.int64) if f.name in _GROUP_ARRAYS
-                      else (tuple(d[f.name]) if isinstance(d[f.name], list) else d[f.name]) for f in fields(cls)})
+                      else (tuple(d[f.name]) if isinstance(d[f.name], list) else d[f.name]) for f in fields(cls)
+                      if f.name in d})
 
 
 @dataclass
@@ -190,6 +193,9 @@ class Tallies:
     points_counter: str | None = None          # the final counter that decides a points winner
     score_lines: tuple[str, ...] = ()          # final counters that add up to the points
     summary_counters: tuple[str, ...] = ()     # final counters the per-seat and per-role tables show
+    # games worth watching, {"longest": [turns, game], "shortest": [...], "lopsided": [points margin, game]}: the
+    # first game (lowest index) of the most of each, so the same in any chunking
+    watch: dict | None = None
 
     @classmethod
     def empty(cls, spec: Any, lineup, turn_cap: int, used_counter: int = 1, scenario: Any = None) -> Tallies:
@@ -198,7 +204,7 @@ class Tallies:
         K = len(spec.player_counter_names)
         z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
         groups = [GroupTallies.empty(g.name, g.labels(scenario), g.counter_names, g.used_counter, g.chunk_key,
-                                     getattr(g, "ratio_base", None))
+                                     getattr(g, "ratio_base", None), getattr(g, "used_phrase", ""))
                   for g in _counter_groups(spec, scenario, used_counter)]
         role_name = getattr(spec, "role_name", None)
         roles = tuple(spec.role_labels(scenario)) if role_name else ()
@@ -293,7 +299,8 @@ def _counter_groups(spec: Any, scenario: Any, used_counter: int):
     if getattr(spec, "groups", None) is not None:
         return spec.groups(scenario)
     return (CounterGroup(spec.item_name, tuple(spec.counter_names), used_counter, "counters",
-                         labels=lambda _scenario: tuple(spec.item_labels)),)
+                         labels=lambda _scenario: tuple(spec.item_labels),
+                         used_phrase=getattr(spec, "item_used_phrase", "")),)
 
 
 class Aggregator:
@@ -354,10 +361,36 @@ class Aggregator:
             _tally_final_nb(mask, np.asarray(chunk["final"]), roles, has_roles, t.seat_final_sum, t.seat_final_sq,
                             t.role_games, t.role_wins, t.role_final_sum, t.role_final_sq, t.seat_role_games)
 
+        self._watch(chunk, game, victory, turns)
+
         if self._n_kept < self.keep_games:
             n = min(G, self.keep_games - self._n_kept)
             self._kept.append(self._rows(chunk, n))
             self._n_kept += n
+
+    def _watch(self, chunk, game, victory, turns) -> None:
+        """Keep the longest game, the shortest finished game and, with a points winner, the finished game won by the
+        widest margin (each the lowest game index among equals: chunks arrive in increasing game order, so a later
+        chunk replaces a kept game only when strictly more so)."""
+        t = self.tallies
+        if t.watch is None:
+            t.watch = {}
+        finished = victory != 0
+        picks = [("longest", turns.astype(np.int64), np.ones_like(finished))]
+        picks.append(("shortest", -turns.astype(np.int64), finished))
+        if t.points_counter and "final" in chunk and len(t.lineup) > 1:
+            pts = np.asarray(chunk["final"])[:, :, t.player_counter_names.index(t.points_counter)]
+            top2 = -np.sort(-pts, axis=1)[:, :2]
+            picks.append(("lopsided", (top2[:, 0] - top2[:, 1]).astype(np.int64), finished))
+        for name, score, ok in picks:
+            if not ok.any():
+                continue
+            i = int(np.argmax(np.where(ok, score, np.iinfo(np.int64).min)))
+            value = int(score[i]) if name != "shortest" else -int(score[i])
+            kept = t.watch.get(name)
+            better = kept is None or (value < kept[0] if name == "shortest" else value > kept[0])
+            if better:
+                t.watch[name] = [value, int(game[i])]
 
     def _check(self, chunk, game, winner, mask, victory, turns, rounds, slots) -> None:
         t = self.tallies

@@ -174,9 +174,9 @@ def _items(scenario) -> tuple:
 
 def groups(scenario) -> tuple[CounterGroup, ...]:
     return (CounterGroup("monster", L.MONSTER_COUNTER_NAMES, L.MC_KILLS, "counters", labels=_monsters,
-                         ratio_base=L.MC_ENCOUNTERS),
+                         ratio_base=L.MC_ENCOUNTERS, used_phrase="killed a {}"),
             CounterGroup("item", L.ITEM_COUNTER_NAMES, L.IC_HELD_END, "items", labels=_items,
-                         ratio_base=L.IC_TAKEN))
+                         ratio_base=L.IC_TAKEN, used_phrase="held the {} at the end"))
 
 
 def draw_map(scenario, level=None) -> str:

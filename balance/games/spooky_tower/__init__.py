@@ -125,7 +125,7 @@ def _narrate_jsonl(played):
 
 SPEC = GameSpec(
     name="spooky_tower", title="Spooky Tower", min_players=2, max_players=E.MAX_PLAYERS,
-    list_keys={"components.buildings": "value"},
+    list_keys={"components.buildings": "value"}, item_used_phrase="flipped value {}",
     components_model=SpookyTowerComponents, rules_model=SpookyTowerRules, strategies=STRATEGIES,
     victory_names=E.VICTORY_NAMES, player_counter_names=E.PLAYER_COUNTER_NAMES, counter_names=E.COUNTER_NAMES,
     item_name="value", item_labels=tuple(range(1, E.N_VALUES)), compile_scenario=compile_scenario,

@@ -1,0 +1,81 @@
+"""Findings (balance/stats/findings.py): the numbers in the sentences are the tables' numbers, their intervals are
+right, balanced tables say so, and the games worth watching are the games their replay commands play."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import balance
+from balance.scenario import load_scenario
+from balance.stats.findings import gap_interval
+
+
+def test_gap_interval_of_two_seats_uses_the_multinomial_covariance():
+    d, lo, hi = gap_interval(0.4, 1000, 0.3, 1000, same_games=True)
+    half = 1.959963984540054 * math.sqrt((0.4 * 0.6 + 0.3 * 0.7 + 2 * 0.4 * 0.3) / 1000)
+    assert d == pytest.approx(0.1) and lo == pytest.approx(0.1 - half) and hi == pytest.approx(0.1 + half)
+    d, lo, hi = gap_interval(0.4, 1000, 0.3, 4000, same_games=False)
+    half = 1.959963984540054 * math.sqrt(0.4 * 0.6 / 1000 + 0.3 * 0.7 / 4000)
+    assert lo == pytest.approx(0.1 - half) and hi == pytest.approx(0.1 + half)
+
+
+def test_gap_interval_of_two_seats_covers_in_simulation():
+    # three seats, one winner a game: the interval of p0 - p2 covers the true 0.1 about 95% of the time
+    rng = np.random.default_rng(5)
+    p = np.array([0.4, 0.3, 0.3])
+    cover = 0
+    for _ in range(2000):
+        wins = rng.multinomial(500, p)
+        _, lo, hi = gap_interval(wins[0] / 500, 500, wins[2] / 500, 500, same_games=True)
+        cover += lo <= 0.1 <= hi
+    assert 0.93 <= cover / 2000 <= 0.97
+
+
+@pytest.fixture(scope="module")
+def spooky():
+    return balance.simulate(games=20_000, seed=3, progress=False)
+
+
+def test_the_seat_gap_finding_comes_first_with_the_seat_tables_numbers(spooky):
+    f = spooky.findings
+    row = f.iloc[0]
+    seats = spooky.seats.set_index("seat")["win_rate"]
+    assert row["kind"] == "seat_gap"
+    assert row["estimate"] == pytest.approx(seats.max() - seats.min())
+    assert row["text"].startswith(f"Seat {seats.idxmax()} wins {100 * (seats.max() - seats.min()):.1f} points more "
+                                  f"often than seat {seats.idxmin()}")
+    assert row["ci_low"] > 0 and "usual fixes" in row["text"]
+    assert list(f["weight"]) == sorted(f["weight"], reverse=True)
+    assert {"length", "dominant_victory", "lift"} <= set(f["kind"])
+
+
+def test_a_balanced_table_says_there_is_no_clear_seat_imbalance():
+    r = balance.simulate("scenarios/spooky_tower.toml", games=4000, seed=3, players=2, seat_rotation=True,
+                         strategy="random", progress=False)
+    seat = r.findings[r.findings["kind"] == "seat_gap"].iloc[0]
+    if seat["ci_low"] > 0:      # a real first-player edge at 2 players: then it must be stated as one
+        assert "more often than seat" in seat["text"]
+    else:
+        assert seat["text"].startswith("No clear seat imbalance")
+
+
+def test_the_games_worth_watching_are_the_games_their_commands_replay(spooky):
+    s = load_scenario(None)
+    watch = spooky.tallies.watch
+    assert spooky.watch_lines()[0] == f"the longest game: {watch['longest'][0]:,} turns: balance replay --seed 3 " \
+                                      f"--game {watch['longest'][1]}"
+    for name in ("longest", "shortest"):
+        turns, game = watch[name]
+        assert s.spec().reference(s, 3, game).turns == turns
+    r = balance.simulate(games=20_000, seed=3, progress=False, chunk_size=3_001)
+    assert r.tallies.watch == watch
+
+
+def test_haunted_tower_findings_name_heroes_and_the_lopsided_game():
+    r = balance.simulate("scenarios/haunted_tower.toml", games=3000, progress=False)
+    kinds = set(r.findings["kind"])
+    assert "role_gap" in kinds and any("The heroes are far from even" in t for t in r.findings["text"])
+    assert any(line.startswith("the most lopsided win: by ") and "scenarios/haunted_tower.toml --seed 1" in line
+               for line in r.watch_lines())
