@@ -11,7 +11,8 @@ _configure_cache()  # before anything imports numba
 
 from . import games  # noqa: E402
 from .api import simulate  # noqa: E402
-from .scenario import Scenario, ScenarioError, load_scenario
+from .results import Results  # noqa: E402
+from .scenario import Scenario, ScenarioError, load_scenario  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = ["simulate", "load_scenario", "Scenario", "ScenarioError", "games", "__version__"]
+__all__ = ["simulate", "load_scenario", "Results", "Scenario", "ScenarioError", "games", "__version__"]

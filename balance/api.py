@@ -22,6 +22,10 @@ def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: 
     >>> r.seats                                     # doctest: +SKIP
     """
     run_kw = {k: overrides.pop(k) for k in list(overrides) if k in _RUN_KEYS and overrides[k] is not None}
+    for key in ("threads", "chunk_size", "max_games"):     # as the command line refuses them
+        value = run_kw.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"{key}={value!r}: out of range (allowed: an integer of at least 1)")
     if overrides.get("games") is not None and "target_ci" in run_kw:
         raise ValueError(f"games={overrides['games']} with target_ci={run_kw['target_ci']}: give one of them "
                          "(target_ci plays until the interval is narrow enough, up to max_games)")

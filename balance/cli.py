@@ -103,7 +103,28 @@ def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, 
                               max_games=max_games))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _OneLineErrors(click.Group):
+    """Bad command-line values get one line and exit code 2, as bad scenario values do; --help keeps the usage."""
+
+    def main(self, *args, **kwargs):
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.Exit as done:
+            sys.exit(done.exit_code)
+        except click.exceptions.Abort:
+            click.echo("aborted", err=True)
+            sys.exit(1)
+        except getattr(click.exceptions, "NoArgsIsHelpError", ()) as err:     # `balance` alone: the help
+            click.echo(err.ctx.get_help())
+            sys.exit(0)
+        except click.ClickException as err:
+            where = f"{err.ctx.command_path}: " if getattr(err, "ctx", None) is not None else ""
+            message = " ".join(err.format_message().split())
+            click.echo(f"error: {where}{message} (see --help)", err=True)
+            sys.exit(err.exit_code)
+
+
+@click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="balance")
 def main():
     """Monte Carlo balance analysis for tabletop games: win rates, game lengths and card values, with their

@@ -139,6 +139,10 @@ class Results:
         self.games = games if games is not None else pd.DataFrame()
         self._group_cache: dict[str, pd.DataFrame] = {}
 
+    def __str__(self) -> str:
+        """``print(results)``: the summary a terminal shows (findings first, then the tables)."""
+        return self.summary()
+
     def __repr__(self) -> str:
         return f"<Results {self.tallies.game}: {self.tallies.games} games, lineup {list(self.tallies.lineup)}>"
 

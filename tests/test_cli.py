@@ -316,3 +316,22 @@ def test_bench_measures_kernel_floor_and_reference(cli):
     assert "(1 thread, 2,000 games, best of 3)" in lines[2] and "(plain Python, 10 games)" in lines[5]
     assert "kernel / reference = " in lines[6] and "(information only)" in lines[6]
     assert not any("cold compile" in line for line in lines)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["run", "--threads", "0"], "error: balance run: Invalid value for '--threads': 0 is not in the range x>=1."),
+    (["run", "-n", "-5"], "error: balance run: Invalid value for '-n' / '--games': -5 is not in the range x>=1."),
+    (["run", "/"], "error: balance run: Invalid value for '[SCENARIO]': File '/' is a directory."),
+    (["nonsense"], "error: balance: No such command 'nonsense'."),
+])
+def test_bad_command_line_values_get_one_line_and_exit_2(args, says):
+    res = CliRunner().invoke(main, args, prog_name="balance")
+    assert res.exit_code == 2 and res.output == f"{says} (see --help)\n"
+
+
+def test_simulate_refuses_what_the_command_line_refuses():
+    import balance
+    for kw in ({"threads": 0}, {"chunk_size": -1}, {"threads": 1.5}):
+        with pytest.raises(ValueError, match="out of range"):
+            balance.simulate(games=10, **kw)
+    assert balance.Results is __import__("balance.results", fromlist=["Results"]).Results
