@@ -17,11 +17,6 @@ Loc = tuple
 Fail = Callable[[str, str, Any, Any, str], Exception]     # (label, problem, key path, got, allowed) -> error
 
 
-def _nothing():
-    from .scenario import _NOTHING
-    return _NOTHING
-
-
 def keyed_paths(spec) -> dict[Loc, str]:
     """The game's keyed lists as key paths: {("components", "buildings"): "value"}."""
     return {tuple(path.split(".")): key for path, key in (spec.list_keys if spec else {}).items()}
@@ -107,7 +102,7 @@ def _merge_items(below: Any, items: list, loc: Loc, key: str, label: str, fail: 
     seen: list = []
     for i, item in enumerate(items):
         if not isinstance(item, dict) or key not in item:
-            got = item if not isinstance(item, dict) else _nothing()
+            got = item if not isinstance(item, dict) else NOTHING
             raise fail(label, "missing key", f"{path}[{i}].{key}", got,
                        f"every table names its {key}, which says which one it changes or adds (or replace = "
                        f"[\"{path}\"] in this file to give the whole list)")
@@ -132,8 +127,8 @@ def layer_loc(merged: dict, raw: dict, loc: Loc, keyed: dict[Loc, str]) -> Loc |
     for i, part in enumerate(loc):
         prefix = tuple(loc[:i])
         if isinstance(part, int) and prefix in keyed:
-            item = _get(merged, loc[:i + 1])
-            mine = _get(raw, tuple(out))
+            item = value_at(merged, loc[:i + 1])
+            mine = value_at(raw, tuple(out))
             if not isinstance(item, dict) or not isinstance(mine, list):
                 return None
             k = item.get(keyed[prefix])
@@ -144,14 +139,18 @@ def layer_loc(merged: dict, raw: dict, loc: Loc, keyed: dict[Loc, str]) -> Loc |
     return tuple(out)
 
 
-def _get(raw: Any, loc: Loc) -> Any:
+NOTHING = object()      # what value_at finds where a key path does not fit
+
+
+def value_at(raw: Any, loc: Loc) -> Any:
+    """The value at key path ``loc`` in a raw table, or ``NOTHING`` where the path does not fit it."""
     for part in loc:
         if isinstance(part, int) and isinstance(raw, list) and 0 <= part < len(raw):
             raw = raw[part]
         elif isinstance(part, str) and isinstance(raw, dict) and part in raw:
             raw = raw[part]
         else:
-            return None
+            return NOTHING
     return raw
 
 

@@ -33,7 +33,8 @@ DEFAULT_GAME = "spooky_tower"            # the game of ``load_scenario(None)`` u
 DEFAULTS = {"games": 100_000, "seed": 1, "seat_rotation": False}     # turn_cap: the game's (GameSpec.turn_cap)
 TOP_KEYS = ("name", "game", "extends", "players", "games", "seed", "turn_cap", "seat_rotation", "strategy", "seats",
             "rules", "components")
-_NOTHING = object()                      # "got" of a missing key
+_NOTHING = layers.NOTHING                 # "got" of a missing key
+_value_at = layers.value_at
 
 
 class ScenarioError(Exception):
@@ -478,18 +479,6 @@ def _key_path(loc: tuple) -> str:
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
-
-
-def _value_at(raw: Any, loc: tuple) -> Any:
-    """The value at key path ``loc`` in a raw table, or ``_NOTHING`` where the path does not fit it."""
-    for part in loc:
-        if isinstance(part, int) and isinstance(raw, list) and 0 <= part < len(raw):
-            raw = raw[part]
-        elif isinstance(part, str) and isinstance(raw, dict) and part in raw:
-            raw = raw[part]
-        else:
-            return _NOTHING
-    return raw
 
 
 def _contains(raw: Any, loc: tuple) -> bool:

@@ -9,6 +9,19 @@ from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyT
 from balance.games.spooky_tower.layout import N_PARAMS
 
 
+@pytest.fixture()
+def cli():
+    """Invoke `balance ...` through click's CliRunner (exceptions propagate, so a traceback fails the test)."""
+    from click.testing import CliRunner
+
+    from balance.cli import main
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return invoke
+
+
 def lineup(*names: str) -> tuple[np.ndarray, np.ndarray]:
     """Kernel strategy inputs for these seats: (kinds int64[P], params float64[P, 4]), default parameters."""
     kinds = np.array([STRATEGIES[n].kind for n in names], np.int64)

@@ -15,15 +15,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = str(ROOT / "scenarios" / "spooky_tower.toml")
 
 
-@pytest.fixture()
-def cli():
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
-    return invoke
-
-
 @pytest.mark.parametrize("cmd", [[], ["run"], ["report"], ["show"], ["replay"], ["bench"], ["games"]])
 def test_help_on_every_command(cli, cmd):
     res = cli(*cmd, "--help")

@@ -10,24 +10,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 import balance
-from balance.cli import main
 from balance.games.haunted_tower import enums as E
 from balance.games.haunted_tower import layout as L
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = str(ROOT / "scenarios" / "haunted_tower.toml")
-
-
-@pytest.fixture()
-def cli():
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
-    return invoke
 
 
 @pytest.fixture(scope="module")

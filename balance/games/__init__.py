@@ -99,6 +99,16 @@ class GameSpec:
     #   relative to the scenario file that set that key.
 
 
+def lazy(module: str, name: str) -> Callable:
+    """A function that imports `module` and calls its `name` only when first called (a game's reference engine,
+    replay and narration load only when used)."""
+    def call(*args, **kwargs):
+        import importlib
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+    call.__name__ = name
+    return call
+
+
 def counter_groups(spec: GameSpec, scenario: Any = None) -> tuple[CounterGroup, ...]:
     """The per-(seat, thing) counter groups a game keeps, for a scenario (Spooky Tower: one, its Building values)."""
     if spec.groups is not None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import CounterGroup, GameSpec, ParamSpec, StrategySpec
+from .. import CounterGroup, GameSpec, ParamSpec, StrategySpec, lazy
 from . import enums as E
 from . import layout as L
 from .arrays import compile_rules, seat_heroes
@@ -196,24 +196,10 @@ def draw_map(scenario, level=None) -> str:
     return "\n".join(lines) + "\n\n" + render(board, level=level, legend=True)
 
 
-def _reference(scenario, seed, game):
-    from .reference import play_scenario
-    return play_scenario(scenario, seed, game)
-
-
-def _replay(scenario, seed, game):
-    from .narrate import replay
-    return replay(scenario, seed, game)
-
-
-def _narrate_text(played):
-    from .narrate import narrate_text
-    return narrate_text(played)
-
-
-def _narrate_jsonl(played):
-    from .narrate import narrate_jsonl
-    return narrate_jsonl(played)
+_reference = lazy("balance.games.haunted_tower.reference", "play_scenario")
+_replay = lazy("balance.games.haunted_tower.narrate", "replay")
+_narrate_text = lazy("balance.games.haunted_tower.narrate", "narrate_text")
+_narrate_jsonl = lazy("balance.games.haunted_tower.narrate", "narrate_jsonl")
 
 
 def role_labels(scenario) -> tuple:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import GameSpec, ParamSpec, StrategySpec
+from .. import GameSpec, ParamSpec, StrategySpec, lazy
 from . import enums as E
 from .components import SpookyTowerComponents, SpookyTowerRules, compile_rules
 
@@ -103,24 +103,10 @@ def assumptions(scenario) -> list[tuple[str, str, str]]:
     return rows
 
 
-def _reference(scenario, seed, game):
-    from .reference import play_scenario
-    return play_scenario(scenario, seed, game)
-
-
-def _replay(scenario, seed, game):
-    from .narrate import replay
-    return replay(scenario, seed, game)
-
-
-def _narrate_text(played):
-    from .narrate import narrate_text
-    return narrate_text(played)
-
-
-def _narrate_jsonl(played):
-    from .narrate import narrate_jsonl
-    return narrate_jsonl(played)
+_reference = lazy("balance.games.spooky_tower.reference", "play_scenario")
+_replay = lazy("balance.games.spooky_tower.narrate", "replay")
+_narrate_text = lazy("balance.games.spooky_tower.narrate", "narrate_text")
+_narrate_jsonl = lazy("balance.games.spooky_tower.narrate", "narrate_jsonl")
 
 
 SPEC = GameSpec(
