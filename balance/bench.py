@@ -75,7 +75,8 @@ class BenchResult:
             f"kernel     {self.kernel_1t_gps:>14,.0f} games/s  (1 thread, best of {REPEATS})",
             f"floor      {self.floor_gps:>14,.0f} games/s  (same draws per game, no rules, best of {REPEATS})",
             f"reference  {self.reference_gps:>14,.1f} games/s  (plain Python, {self.reference_games:,} games)",
-            f"kernel / reference = {self.vs_reference:,.0f}x    floor / kernel = {self.vs_floor:.1f}x (information only)",
+            f"kernel / reference = {self.vs_reference:,.0f}x    "
+            f"floor / kernel = {self.vs_floor:.1f}x (information only)",
         ] + ([f"cold compile {self.cold_compile_s:>10.1f} s        (the kernel compiled into a fresh Numba cache, in "
               "a new process)"] if self.cold_compile_s is not None else []))
 

@@ -447,8 +447,9 @@ def _display_tables(r: Results) -> dict[str, pd.DataFrame]:
     out = {"Seats": pd.DataFrame(seat_cols)}
     if t.role_name is not None:
         roles = r.roles
-        out[_plural(t.role_name).capitalize()] = pd.DataFrame({t.role_name: roles[t.role_name], "games": count(roles.games), "wins": count(roles.wins),
-                          "win rate": rates(roles), "95% CI": cis(roles)} | _points_columns(roles, t.points_counter))
+        out[_findings.plural(t.role_name).capitalize()] = pd.DataFrame(
+            {t.role_name: roles[t.role_name], "games": count(roles.games), "wins": count(roles.wins),
+             "win rate": rates(roles), "95% CI": cis(roles)} | _points_columns(roles, t.points_counter))
     out |= {
         "Strategies": pd.DataFrame({"strategy": strat.strategy, "games": count(strat.games),
                                     "wins": count(strat.wins), "win rate": rates(strat), "95% CI": cis(strat)}),
@@ -473,10 +474,6 @@ def _display_tables(r: Results) -> dict[str, pd.DataFrame]:
     for g in t.groups:
         out[f"Per {g.name}"] = _group_display(r.group(g.name), g)
     return out
-
-
-def _plural(word: str) -> str:
-    return word + ("es" if word.endswith(("o", "s", "x")) else "s")
 
 
 def _points_columns(df: pd.DataFrame, points: str | None) -> dict:

@@ -58,7 +58,7 @@ def _did(g, label) -> str:
     return f"had {g.counter_names[g.used_counter].replace('_', ' ')} of {g.name} {label}"
 
 
-def _plural(word: str) -> str:
+def plural(word: str) -> str:
     return word + ("es" if word.endswith(("o", "s", "x", "ch", "sh")) else "s")
 
 
@@ -103,7 +103,7 @@ def findings(r, limit: int = 8) -> list[Finding]:
             out.append(f)
     if t.role_name is not None and len(r.roles) > 1:
         f = _gap(r.roles, t.role_name, lambda x: f"The {x}", "role_gap", False,
-                 f" The {_plural(t.role_name)} are far from even.")
+                 f" The {plural(t.role_name)} are far from even.")
         if f:
             out.append(f)
     strategies = r.strategies
@@ -137,8 +137,8 @@ def _victories(r) -> list[Finding]:
             out.append(Finding("rare_victory", f"{_word(kind)} victories are rare: {_pct(share)} of games (95% CI "
                                f"{_pct(lo)} to {_pct(hi)}).", share, lo, hi, 0.5 + (0.10 - share) * 3))
         elif share > 0.85:
-            out.append(Finding("dominant_victory", f"{_word(kind)} victories crowd out the others: {_pct(share)} of games "
-                               f"(95% CI {_pct(lo)} to {_pct(hi)}).", share, lo, hi, 0.5 + (share - 0.85) * 3))
+            out.append(Finding("dominant_victory", f"{_word(kind)} victories crowd out the others: {_pct(share)} "
+                               f"of games (95% CI {_pct(lo)} to {_pct(hi)}).", share, lo, hi, 0.5 + (share - 0.85) * 3))
     return out
 
 
