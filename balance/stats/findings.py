@@ -147,8 +147,10 @@ def _lengths(r) -> list[Finding]:
     for _, row in r.lengths.iterrows():
         if row["games"] == 0 or row["measure"] != "turns":
             continue
+        unfinished = int(r.victories.loc[r.victories["kind"] == "unfinished", "games"].sum())
         text = (f"Games last {row['mean']:.1f} turns on average (95% CI {row['mean_ci_low']:.1f} to "
-                f"{row['mean_ci_high']:.1f}); 8 games in 10 take {row['p10']:.0f} to {row['p90']:.0f}.")
+                f"{row['mean_ci_high']:.1f}); 8 games in 10 take {row['p10']:.0f} to {row['p90']:.0f}"
+                + (f" (the {unfinished:,} unfinished games included, at the turn cap)." if unfinished else "."))
         out.append(Finding("length", text, float(row["mean"]), float(row["mean_ci_low"]), float(row["mean_ci_high"]),
                            0.45))
     return out
@@ -174,8 +176,8 @@ def _lifts(r, g) -> list[Finding]:
             out.append(Finding("lift", text, d, lo, hi, 0.2 + abs(d)))
     never = [str(x) for x, n in zip(df[g.name], g.used_pairs) if n == 0]
     if never and len(never) < len(df):
-        text = (f"In {r.tallies.games:,} games no seat {_did(g, ', '.join(never))} (dead, or left out of the "
-                "components).")
+        text = (f"In {r.tallies.games:,} games no seat {_did(g, ', '.join(never))}: check that it is in play and "
+                "can be used that way at all.")
         out.append(Finding("never_used", text, 0.0, 0.0, 0.0, 0.6))
     return out
 
@@ -184,7 +186,10 @@ def watch_lines(r, replay_hint: str) -> list[str]:
     """Games worth watching, each with the command that narrates it."""
     w = r.tallies.watch or {}
     seed = r.meta.get("seed")
-    what = {"longest": "the longest game: {v:,} turns", "shortest": "the shortest finished game: {v:,} turns",
+    cap = r.tallies.turn_cap
+    what = {"longest": "the longest game: {v:,} turns" + (" (stopped at the turn cap)" if w.get("longest", [0])[0]
+                                                          >= cap else ""),
+            "shortest": "the shortest finished game: {v:,} turns",
             "lopsided": "the most lopsided win: by {v:,} points"}
     out = []
     for name in ("longest", "shortest", "lopsided"):
