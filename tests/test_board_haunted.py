@@ -573,3 +573,19 @@ def test_a_map_named_in_a_dict_is_found_in_the_working_folder(tmp_path, monkeypa
     s = load_scenario({"game": "haunted_tower", "components": {"map": "mine.map"}})
     assert s.resources["map"] == str(tmp_path / "mine.map")
     assert load_scenario({"game": "haunted_tower"}).resources["map"] == str(B.DEFAULT_MAP.resolve())
+
+
+def test_the_specter_chit_is_compiled_purple_backed_so_no_strategy_can_tell_it_from_a_purple_chit():
+    from balance.games.haunted_tower import enums as E
+    from balance.games.haunted_tower import layout as L
+    from balance.scenario import load_scenario
+    s = load_scenario("scenarios/haunted_tower.toml")
+    s0 = s.spec().compile_scenario(s)[0]
+    n = int(s0[L.OPT + L.OPT_N_CHITS])
+    colour = s0[L.CHIT_COLOUR:L.CHIT_COLOUR + n]
+    kind, index = s0[L.CHIT_KIND:L.CHIT_KIND + n], s0[L.CHIT_INDEX:L.CHIT_INDEX + n]
+    specter = [m.name for m in s.components.monsters].index(s.components.specter)
+    at = [k for k in range(n) if kind[k] == E.CONTENT_MONSTER and index[k] == specter]
+    assert len(at) == 1 and colour[at[0]] == E.PURPLE
+    assert set(colour.tolist()) == {E.BLUE, E.PURPLE}
+    assert int((colour == E.PURPLE).sum()) == sum(s.components.purple.values()) + 1
