@@ -419,12 +419,22 @@ class Results:
 
 
 # --- display formatting ------------------------------------------------------------------------------------------
+def _p2(x) -> str:
+    """A share in percent with two decimals, never rounded to 0.00 or 100.00 unless it is exactly that."""
+    text = f"{100 * x:.2f}"
+    if x != 0 and text in ("0.00", "-0.00"):
+        return "<0.01" if x > 0 else ">-0.01"
+    if abs(x) != 1 and text in ("100.00", "-100.00"):
+        return ">99.99" if x > 0 else "<-99.99"
+    return text
+
+
 def _pct(x) -> str:
-    return "-" if not np.isfinite(x) else f"{100 * x:.2f}%"
+    return "-" if not np.isfinite(x) else f"{_p2(x)}%"
 
 
 def _ci(lo, hi) -> str:
-    return "-" if not (np.isfinite(lo) and np.isfinite(hi)) else f"[{100 * lo:.2f}, {100 * hi:.2f}]%"
+    return "-" if not (np.isfinite(lo) and np.isfinite(hi)) else f"[{_p2(lo)}, {_p2(hi)}]%"
 
 
 def _num(x, digits: int = 3) -> str:

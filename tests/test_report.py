@@ -280,3 +280,11 @@ def test_text_summary_is_aligned_and_narrow(results):
     assert max(len(line) for line in text.splitlines()) <= 120
     for s, name in zip(results.seats.seat, results.seats.strategy):
         assert any(line.split()[:2] == [str(s), name] for line in text.splitlines())
+
+
+def test_intervals_near_0_and_1_never_round_to_a_bound_they_do_not_reach():
+    from balance.results import _ci, _pct
+    assert _ci(0.0, 3.8e-5) == "[0.00, <0.01]%"
+    assert _ci(0.99996, 1.0) == "[>99.99, 100.00]%"
+    assert _pct(0.0) == "0.00%" and _pct(4e-5) == "<0.01%" and _pct(0.1234) == "12.34%"
+    assert _ci(-3e-5, 2e-5).rstrip("%") == "[>-0.01, <0.01]"
