@@ -43,6 +43,12 @@ def _sets(sets) -> dict:
     return out
 
 
+def folder_name(name: str) -> str:
+    """A scenario's name as a folder name: lower case, each run of other characters than a-z and 0-9 one '_'."""
+    import re
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "scenario"
+
+
 def _load(scenario, sets=(), **overrides):
     try:
         return load_scenario(scenario, **overrides, **_sets(sets))
@@ -164,14 +170,17 @@ def run(scenario, out_dir, as_json, **kw):
 @main.command()
 @run_options
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
-              help="Report folder: new, empty, or an earlier report (default: reports/<scenario name>).")
+              help="Report folder: new, empty, or an earlier report (default: reports/ and the scenario's name "
+                   "in lower case, each run of other characters one '_': reports/spooky_tower_public_card_list_"
+                   "embedded_default for the embedded default).")
 def report(scenario, out_dir, **kw):
     """Play a scenario and write an HTML report, a Markdown summary and PNG plots."""
     from .report import files_for, write_report
 
+    sc = _load(scenario, kw.get("sets"))
     if out_dir is None:
-        out_dir = Path("reports") / (Path(scenario).stem if scenario else "default")
-    _check_out(out_dir, files_for(_load(scenario, kw.get("sets"))))
+        out_dir = Path("reports") / folder_name(sc.name)
+    _check_out(out_dir, files_for(sc))
     results = _simulate(scenario, **kw)
     click.echo(results.summary())
     click.echo(results.speed_line())

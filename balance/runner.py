@@ -118,8 +118,11 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
     bar = None
     if show_progress(options.progress):
         from tqdm import tqdm
+        import shutil
+        room = max(20, shutil.get_terminal_size((100, 24)).columns - 60)    # the bar itself needs about 60
+        name = scenario.name if len(scenario.name) <= room else scenario.name[:room - 3] + "..."
         bar = tqdm(total=None if options.target_ci else target, unit="games", unit_scale=True, file=sys.stderr,
-                   desc=scenario.name[:40])
+                   desc=name)
     played = 0
     sim_s = 0.0
     buffers = None      # the largest chunk's arrays, played into again: the aggregator copies what it keeps

@@ -326,3 +326,18 @@ def test_simulate_refuses_what_the_command_line_refuses():
         with pytest.raises(ValueError, match="out of range"):
             balance.simulate(games=10, **kw)
     assert balance.Results is __import__("balance.results", fromlist=["Results"]).Results
+
+
+def test_report_default_folder_is_named_after_the_scenario(cli, tmp_path, monkeypatch):
+    from balance.cli import folder_name
+    assert folder_name("The Haunted Tower, reconstructed components") == "the_haunted_tower_reconstructed_components"
+    assert folder_name("Spooky Tower (public card list, embedded default)") == \
+        "spooky_tower_public_card_list_embedded_default"
+    assert folder_name("!!!") == "scenario"
+    monkeypatch.chdir(tmp_path)
+    scenario = tmp_path / "mine.toml"
+    scenario.write_text('name = "Pets x2: a test"\ngame = "spooky_tower"\n', encoding="utf-8")
+    res = cli("report", scenario, "-n", 500)
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "reports" / "pets_x2_a_test" / "index.html").is_file()
+    assert "report: reports/pets_x2_a_test/index.html" in res.output
