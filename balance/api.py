@@ -18,6 +18,9 @@ def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: 
     ...) or set how to run (``threads``, ``chunk_size``, ``keep_games``, ``target_ci``, ``max_games``,
     ``progress``); run options never change a number in the results.
 
+    An interrupt (Ctrl-C, or Jupyter's stop button) returns the games finished so far, with
+    ``meta["interrupted"]`` True; their numbers are those of an uninterrupted run of as many games.
+
     >>> r = simulate(games=2_000, seed=7)           # doctest: +SKIP
     >>> r.seats                                     # doctest: +SKIP
     """

@@ -117,9 +117,9 @@ class _OneLineErrors(click.Group):
             return super().main(*args, standalone_mode=False, **kwargs)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
-        except click.exceptions.Abort:
-            click.echo("aborted", err=True)
-            sys.exit(1)
+        except click.exceptions.Abort:          # Ctrl-C before any game finished (while loading or compiling)
+            click.echo("interrupted before any game finished", err=True)
+            sys.exit(130)
         except getattr(click.exceptions, "NoArgsIsHelpError", ()) as err:     # `balance` alone: the help
             click.echo(err.ctx.get_help())
             sys.exit(0)
@@ -158,6 +158,10 @@ def run(scenario, out_dir, as_json, **kw):
         click.echo(results.speed_line())
         if results.meta.get("target_ci"):
             click.echo(results.target_line())
+    if results.meta.get("interrupted"):
+        click.echo(f"interrupted after {results.tallies.games:,} games"
+                   + (f"; nothing written to {out_dir}" if out_dir else ""), err=True)
+        sys.exit(130)
     if out_dir:
         try:
             results.save(out_dir)
@@ -184,6 +188,9 @@ def report(scenario, out_dir, **kw):
     results = _simulate(scenario, **kw)
     click.echo(results.summary())
     click.echo(results.speed_line())
+    if results.meta.get("interrupted"):
+        click.echo(f"interrupted after {results.tallies.games:,} games; no report written to {out_dir}", err=True)
+        sys.exit(130)
     try:
         index = write_report(results, out_dir, [tuple(a) for a in results.meta.get("assumptions", [])])
     except (OSError, OutputDirError) as err:

@@ -336,7 +336,11 @@ class Results:
         """Plain text for a terminal: the findings first, games worth watching, then the aligned tables (seats with
         their test, strategies, victory kinds, lengths, items...)."""
         head = self.heading()
-        parts = [head, "=" * min(len(head), 100), "", "Findings"]
+        parts = [head, "=" * min(len(head), 100)]
+        if self.meta.get("interrupted"):
+            parts += ["", f"INTERRUPTED (Ctrl-C): these are the {self.tallies.games:,} games finished before it, not "
+                          "the run asked for."]
+        parts += ["", "Findings"]
         for i, text in enumerate(self.findings["text"], 1):
             parts += textwrap.wrap(text, 110, initial_indent=f"  {i}. ", subsequent_indent="     ")
         if self.watch_lines():

@@ -20,6 +20,7 @@ from .scenario import Scenario
 from .stats.aggregate import Aggregator
 
 DEFAULT_CHUNK = 200_000
+CHUNK_SECONDS = 0.5     # chunks last about this long at most, so that Ctrl-C is answered within about a second
 
 
 @dataclass(frozen=True)
@@ -126,14 +127,18 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
     played = 0
     sim_s = 0.0
     buffers = None      # the largest chunk's arrays, played into again: the aggregator copies what it keeps
+    quick = 1_000       # games a chunk takes CHUNK_SECONDS to play, measured as it goes (no number depends on it)
+    interrupted = False
     try:
         while played < target:
             look = target if options.target_ci is None else min(played + next_look(agg, played, options), target)
             while played < look:
-                n = min(options.chunk_size, look - played)
+                n = min(options.chunk_size, quick, look - played)
                 t = time.perf_counter()
                 chunk = play_chunk(spec, compiled, scenario, played, n, threads, out=buffers)
-                sim_s += time.perf_counter() - t
+                dt = time.perf_counter() - t
+                sim_s += dt
+                quick = max(1_000, int(n / max(dt, 1e-6) * CHUNK_SECONDS))
                 if buffers is None or n > buffers["game"].shape[0]:
                     buffers = chunk
                 agg.update(chunk)
@@ -145,6 +150,8 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
                     bar.set_postfix(ci_width=f"{agg.ci_width_max():.4f}")
                 if agg.ci_width_max() <= options.target_ci:
                     break
+    except KeyboardInterrupt:       # Ctrl-C: the games finished so far, marked interrupted
+        interrupted = True
     finally:
         if bar is not None:
             bar.close()
@@ -157,7 +164,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         package_version=package_version(), target_ci=options.target_ci,
         target_ci_reached=(agg.ci_width_max() <= options.target_ci) if options.target_ci else None,
         assumptions=[list(a) for a in spec.assumptions(scenario)], name=scenario.name,
-        replay_args=replay_args(scenario),
+        replay_args=replay_args(scenario), interrupted=interrupted,
     )
 
 

@@ -341,3 +341,45 @@ def test_report_default_folder_is_named_after_the_scenario(cli, tmp_path, monkey
     assert res.exit_code == 0, res.output
     assert (tmp_path / "reports" / "pets_x2_a_test" / "index.html").is_file()
     assert "report: reports/pets_x2_a_test/index.html" in res.output
+
+
+@pytest.fixture()
+def ctrl_c_after_two_chunks(monkeypatch):
+    """Ctrl-C arrives while the third chunk plays."""
+    from balance import runner
+    real, calls = runner.play_chunk, []
+
+    def play_chunk(*args, **kwargs):
+        calls.append(args[4])
+        if len(calls) == 4:             # the first call only compiles (one game), then two chunks
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+    monkeypatch.setattr(runner, "play_chunk", play_chunk)
+    monkeypatch.setattr(runner, "CHUNK_SECONDS", 1e-9)     # chunks of 1,000 games
+    return calls
+
+
+def test_ctrl_c_prints_the_games_finished_marked_interrupted_and_exits_130(cli, ctrl_c_after_two_chunks, tmp_path):
+    out = tmp_path / "out"
+    res = cli("run", "-n", 50_000, "--out", out)
+    assert res.exit_code == 130
+    assert "2,000 games of Spooky Tower" in res.output and "INTERRUPTED (Ctrl-C): these are the 2,000 games" in \
+        res.output
+    assert f"interrupted after 2,000 games; nothing written to {out}" in res.output
+    assert not out.exists()
+    full = cli("run", "-n", 2000, "--json")
+    assert json.loads(full.output)["seats"] is not None
+
+
+def test_ctrl_c_during_a_report_leaves_no_report_folder(cli, ctrl_c_after_two_chunks, tmp_path):
+    res = cli("report", "-n", 50_000, "-o", tmp_path / "rep")
+    assert res.exit_code == 130 and "no report written" in res.output
+    assert not (tmp_path / "rep").exists() and list(tmp_path.iterdir()) == []
+
+
+def test_an_interrupted_run_matches_an_uninterrupted_run_of_the_same_games(ctrl_c_after_two_chunks):
+    import balance
+    cut = balance.simulate(games=50_000, progress=False)
+    assert cut.meta["interrupted"] is True and cut.tallies.games == 2000
+    whole = balance.simulate(games=2000, progress=False, chunk_size=2000)
+    assert cut.seats.equals(whole.seats) and cut.tallies.watch == whole.tallies.watch
