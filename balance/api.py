@@ -8,7 +8,7 @@ from .results import Results
 from .runner import RunOptions, run
 from .scenario import Scenario, load_scenario
 
-_RUN_KEYS = ("threads", "chunk_size", "keep_games", "target_ci", "max_games", "progress")
+_RUN_KEYS = ("threads", "chunk_size", "keep_games", "target_ci", "max_games", "progress", "checkpoint", "resume")
 
 
 def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: Any) -> Results:

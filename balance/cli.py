@@ -89,6 +89,11 @@ def run_options(f):
                      help="Play until every seat's 95% win-rate interval is at most this wide, e.g. 0.005."),
         click.option("--max-games", type=click.IntRange(min=1), default=100_000_000, show_default=True,
                      help="The most games --target-ci may play."),
+        click.option("--checkpoint", type=click.Path(dir_okay=False),
+                     help="Save the aggregates to this file after every chunk (about every half second)."),
+        click.option("--resume", type=click.Path(dir_okay=False, exists=True),
+                     help="Go on from a --checkpoint file of the same scenario: the final numbers are those of an "
+                          "uninterrupted run."),
     ]
     for opt in reversed(opts):
         f = opt(f)
@@ -97,16 +102,19 @@ def run_options(f):
 
 
 def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, chunk_size, target_ci, max_games,
-              sets=(), keep_games=0):
-    from .runner import RunOptions, run
+              sets=(), keep_games=0, checkpoint=None, resume=None):
+    from .runner import CheckpointError, RunOptions, run
 
     if games is not None and target_ci is not None:
         _fail(f"-n/--games {games} with --target-ci {target_ci}: give one of them (allowed: -n for a fixed number "
               "of games, or --target-ci, with --max-games as its limit)")
     sc = _load(scenario, sets, games=games, seed=seed, players=players, seat_rotation=seat_rotation,
                strategy={"name": strategy} if strategy else None)
-    return run(sc, RunOptions(threads=threads, chunk_size=chunk_size, keep_games=keep_games, target_ci=target_ci,
-                              max_games=max_games))
+    try:
+        return run(sc, RunOptions(threads=threads, chunk_size=chunk_size, keep_games=keep_games, target_ci=target_ci,
+                                  max_games=max_games, checkpoint=checkpoint, resume=resume))
+    except CheckpointError as err:
+        _fail(str(err))
 
 
 class _OneLineErrors(click.Group):

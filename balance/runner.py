@@ -33,6 +33,45 @@ class RunOptions:
     target_ci: float | None = None    # play on until every seat's 95% win-rate interval is at most this wide
     max_games: int = 100_000_000      # the most --target-ci may play
     progress: bool | None = None      # default: only on an interactive terminal, never under CI
+    checkpoint: str | None = None     # write the aggregates to this JSON file after every chunk
+    resume: str | None = None         # go on from this checkpoint (of the same scenario and run options)
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be resumed: another scenario, another target, or an unreadable file."""
+
+
+def _identity(scenario: Scenario, options: RunOptions) -> dict:
+    """What a checkpoint must match to be resumed: the scenario (its hash) and what decides where the run stops."""
+    return {"scenario_hash": scenario.hash(), "games": scenario.games, "target_ci": options.target_ci,
+            "max_games": options.max_games}
+
+
+def save_checkpoint(path: str, scenario: Scenario, options: RunOptions, agg: Aggregator, sim_s: float) -> None:
+    """The aggregates so far, written to a temporary file beside `path` and moved over it (never half written)."""
+    import json
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump({"balance_checkpoint": 1, **_identity(scenario, options), "simulate_s": sim_s,
+                   **agg.state()}, fh)
+    os.replace(tmp, path)
+
+
+def load_checkpoint(path: str, scenario: Scenario, options: RunOptions) -> dict:
+    import json
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError) as err:
+        raise CheckpointError(f"--resume {path}: cannot read the checkpoint ({err})") from None
+    if not isinstance(data, dict) or data.get("balance_checkpoint") != 1:
+        raise CheckpointError(f"--resume {path}: not a balance checkpoint")
+    want = _identity(scenario, options)
+    for key, value in want.items():
+        if data.get(key) != value:
+            raise CheckpointError(f"--resume {path}: the checkpoint is of another run ({key} {data.get(key)!r}, "
+                                  f"this run {value!r}; allowed: the same scenario, games and --target-ci)")
+    return data
 
 
 def show_progress(requested: bool | None) -> bool:
@@ -106,6 +145,9 @@ def next_look(agg: Aggregator, played: int, options: RunOptions) -> int:
 def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
     """Play the scenario's games (or, with a target precision, as many as it takes) and aggregate them."""
     spec = scenario.spec()
+    if options.resume and options.keep_games:
+        raise CheckpointError(f"--resume {options.resume} with --keep-games {options.keep_games}: a checkpoint holds "
+                              "the aggregates, not per-game rows (allowed: one of them)")
     threads = set_threads(options.threads)
     lineup = [seat.strategy for seat in scenario.seats]
     agg = Aggregator(spec, lineup, scenario.turn_cap, keep_games=options.keep_games, scenario=scenario)
@@ -126,6 +168,12 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
                    desc=name)
     played = 0
     sim_s = 0.0
+    if options.resume:
+        saved = load_checkpoint(options.resume, scenario, options)
+        agg.restore(saved)
+        played, sim_s = agg.games, float(saved.get("simulate_s", 0.0))
+        if bar is not None:
+            bar.update(played)
     buffers = None      # the largest chunk's arrays, played into again: the aggregator copies what it keeps
     quick = 1_000       # games a chunk takes CHUNK_SECONDS to play, measured as it goes (no number depends on it)
     interrupted = False
@@ -143,6 +191,8 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
                     buffers = chunk
                 agg.update(chunk)
                 played += n
+                if options.checkpoint:
+                    save_checkpoint(options.checkpoint, scenario, options, agg, sim_s)
                 if bar is not None:
                     bar.update(n)
             if options.target_ci is not None:

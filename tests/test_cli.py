@@ -405,3 +405,40 @@ def test_a_real_sigint_stops_a_long_run_within_a_second(cli, tmp_path):
     assert p.returncode == 130, err
     assert took < 5.0, f"took {took:.2f} s to stop"         # about 0.5 s on an idle 2-core machine
     assert "INTERRUPTED (Ctrl-C)" in out and "interrupted after " in err and not (tmp_path / "o").exists()
+
+
+def test_resume_after_ctrl_c_gives_the_numbers_of_an_uninterrupted_run(cli, ctrl_c_after_two_chunks, tmp_path):
+    ck = tmp_path / "run.ckpt"
+    cut = cli("run", "-n", 5000, "--seed", 9, "--checkpoint", ck, "--json")
+    assert cut.exit_code == 130 and ck.is_file()
+    assert json.loads(ck.read_text())["tallies"]["games"] == 2000
+    resumed = cli("run", "-n", 5000, "--seed", 9, "--resume", ck, "--checkpoint", ck, "--json")
+    whole = cli("run", "-n", 5000, "--seed", 9, "--json")
+    assert resumed.exit_code == whole.exit_code == 0, resumed.output
+    a, b = json.loads(resumed.output), json.loads(whole.output)
+    for key in a:
+        if key not in ("meta", "timing"):
+            assert a[key] == b[key], key
+    assert json.loads(ck.read_text())["tallies"]["games"] == 5000
+
+
+def test_resume_refuses_another_runs_checkpoint(cli, tmp_path):
+    ck = tmp_path / "run.ckpt"
+    assert cli("run", "-n", 1000, "--checkpoint", ck).exit_code == 0
+    res = CliRunner().invoke(main, ["run", "-n", 1000, "--seed", 2, "--resume", str(ck)], prog_name="balance")
+    assert res.exit_code == 2 and res.output.startswith(f"error: --resume {ck}: the checkpoint is of another run "
+                                                        "(scenario_hash ")
+    res = CliRunner().invoke(main, ["run", "-n", 1000, "--resume", str(ck), "--keep-games", "5"])
+    assert res.exit_code == 2 and "a checkpoint holds the aggregates, not per-game rows" in res.output
+
+
+def test_a_haunted_tower_run_resumes_to_the_same_numbers(ctrl_c_after_two_chunks, tmp_path):
+    import balance
+    ck = str(tmp_path / "ht.ckpt")
+    haunted = str(ROOT / "scenarios" / "haunted_tower.toml")
+    cut = balance.simulate(haunted, games=3000, checkpoint=ck, progress=False)
+    assert cut.meta["interrupted"] and cut.tallies.games == 2000
+    resumed = balance.simulate(haunted, games=3000, resume=ck, progress=False)
+    whole = balance.simulate(haunted, games=3000, progress=False)
+    assert resumed.tallies.to_dict() == whole.tallies.to_dict()
+    assert resumed.roles.equals(whole.roles) and resumed.group("item").equals(whole.group("item"))

@@ -289,6 +289,10 @@ class Tallies:
                 kw[f.name] = None if v is None else np.asarray(v, dtype=np.int64)
             else:
                 kw[f.name] = tuple(v) if isinstance(v, list) else v
+        K = len(kw.get("player_counter_names", ()))
+        for name in ("role_final_sum", "role_final_sq"):      # [R, K] with no roles comes back from JSON as []
+            if kw.get(name) is not None and kw[name].size == 0:
+                kw[name] = kw[name].reshape(0, K)
         return cls(**kw)
 
 
@@ -325,6 +329,15 @@ class Aggregator:
     @property
     def games(self) -> int:
         return self.tallies.games
+
+    def state(self) -> dict:
+        """Everything needed to go on from here (for a checkpoint); kept rows are not part of it."""
+        return {"tallies": self.tallies.to_dict(), "last_game": self._last_game}
+
+    def restore(self, state: dict) -> None:
+        """Go on from a :meth:`state`: the next chunk must start at game ``last_game + 1``."""
+        self.tallies = Tallies.from_dict(state["tallies"])
+        self._last_game = int(state["last_game"])
 
     def update(self, chunk: dict[str, np.ndarray]) -> None:
         """Add one chunk of games (see the module docstring for its arrays)."""
