@@ -104,8 +104,8 @@ def _kernel(spec, compiled, scenario, games, threads):
 
 
 def cold_compile(scenario: Scenario) -> float:
-    """Seconds a new process takes to compile the scenario's kernel into an empty Numba cache and play one game
-    (what a first run pays), measured in that process."""
+    """Seconds a new process takes to compile the scenario's kernel into an empty Numba cache and play one game:
+    the compile/load time a first `balance run` reports, measured in that process."""
     import subprocess
     import sys
     import tempfile
@@ -114,9 +114,9 @@ def cold_compile(scenario: Scenario) -> float:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(scenario.to_toml())
         env = {**os.environ, "NUMBA_CACHE_DIR": os.path.join(tmp, "cache")}
-        code = ("import sys, time; from balance.scenario import load_scenario; from balance.runner import play_chunk; "
-                "sc = load_scenario(sys.argv[1]); spec = sc.spec(); t = time.perf_counter(); "
-                "c = spec.compile_scenario(sc); play_chunk(spec, c, sc, 0, 1, 1); print(time.perf_counter() - t)")
+        code = ("import sys; from balance.scenario import load_scenario; from balance.runner import RunOptions, run; "
+                "r = run(load_scenario(sys.argv[1], games=1), RunOptions(progress=False)); "
+                "print(r.meta['timing']['compile_s'])")      # what `balance run` reports as compile/load
         done = subprocess.run([sys.executable, "-c", code, path], env=env, capture_output=True, text=True, check=True)
     return float(done.stdout.strip().splitlines()[-1])
 
