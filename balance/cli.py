@@ -284,7 +284,23 @@ def games():
 
     for spec in registry().values():
         click.echo(f"{spec.name}: {spec.title}, {spec.min_players}-{spec.max_players} players")
+        click.echo("  strategies:")
         for st in spec.strategies.values():
-            click.echo(f"  {st.name}: {st.doc}")
+            click.echo(f"    {st.name}: {st.doc}")
             for p in st.params:
-                click.echo(f"      {p.name} = {p.default:g}  [{p.low:g}, {p.high:g}]  {p.doc}")
+                click.echo(f"        {p.name} = {p.default:g}  [{p.low:g}, {p.high:g}]  {p.doc}")
+        for section, model in (("rules", spec.rules_model), ("components", spec.components_model)):
+            click.echo(f"  [{section}] (docs/scenarios.md):")
+            values = model().model_dump(mode="json", exclude_none=True)
+            for name, field in model.model_fields.items():
+                click.echo(f"    {name} = {_brief(values.get(name))}  {field.description or ''}".rstrip())
+
+
+def _brief(value) -> str:
+    """A default as a designer would write it, short: a list of tables as its count."""
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        return f"[{len(value)} tables]"
+    if isinstance(value, dict) and len(json.dumps(value)) > 60:
+        return f"{{{len(value)} entries}}"
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -195,6 +195,17 @@ def test_games_lists_strategies(cli):
         assert name in res.output
 
 
+def test_games_lists_every_rule_option_and_component_key_with_its_default(cli):
+    from balance.games import registry
+    lines = cli("games").output.splitlines()
+    for spec in registry().values():
+        for model in (spec.rules_model, spec.components_model):
+            for name in model.model_fields:
+                assert any(line.startswith(f"    {name} = ") for line in lines), (spec.name, name)
+    assert '    flip_scope = "card"  ' in "\n".join(lines) and "    buildings = [12 tables]  The Town" in "\n".join(lines)
+    assert '    gate_opens = "all_revealed"  ' in "\n".join(lines)
+
+
 def test_replay_text_narrates_one_game(cli):
     res = cli("replay", SCENARIO, "--seed", 3)
     assert res.exit_code == 0, res.output

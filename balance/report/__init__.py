@@ -70,7 +70,8 @@ def write_report(results: Results, out_dir: str | os.PathLike,
     details = [("games played", f"{meta.get('games_played', 0):,}"), ("seed", meta.get("seed")),
                ("lineup", ", ".join(results.tallies.lineup)), ("turn cap", meta.get("turn_cap")),
                ("scenario hash", meta.get("scenario_hash")), ("package version", meta.get("package_version"))]
-    details += [(f"timing: {k}", v) for k, v in (meta.get("timing") or {}).items()]
+    details += [(f"timing: {k}", f"{v:,.3f}" if isinstance(v, float) else f"{v:,}" if isinstance(v, int) else v)
+                for k, v in (meta.get("timing") or {}).items()]
     context = {
         "title": results.meta.get("name") or results.tallies.title, "game": results.tallies.game,
         "heading": results.heading(), "findings": list(results.findings["text"]), "watch": results.watch_lines(),
