@@ -148,6 +148,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
     if options.resume and options.keep_games:
         raise CheckpointError(f"--resume {options.resume} with --keep-games {options.keep_games}: a checkpoint holds "
                               "the aggregates, not per-game rows (allowed: one of them)")
+    saved = load_checkpoint(options.resume, scenario, options) if options.resume else None   # before the compile
     threads = set_threads(options.threads)
     lineup = [seat.strategy for seat in scenario.seats]
     agg = Aggregator(spec, lineup, scenario.turn_cap, keep_games=options.keep_games, scenario=scenario)
@@ -168,8 +169,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
                    desc=name)
     played = 0
     sim_s = 0.0
-    if options.resume:
-        saved = load_checkpoint(options.resume, scenario, options)
+    if saved is not None:
         agg.restore(saved)
         played, sim_s = agg.games, float(saved.get("simulate_s", 0.0))
         if bar is not None:
