@@ -240,7 +240,8 @@ class _Checker:
             if label.endswith("defaults>"):     # the game's own defaults: never the wrong value
                 continue
             mine = layers.layer_loc(self.data, raw, loc, self.keyed) if loc else None
-            if mine is not None and _contains(raw, mine):
+            if mine is not None and (_contains(raw, mine) or (   # a strategy's name given as a plain string
+                    mine[-1] == "name" and isinstance(_value_at(raw, mine[:-1]), str))):
                 return label
         return next(label for label, _ in reversed(self.chain) if not label.endswith((" (override)", "defaults>"))
                     and " (--set " not in label)

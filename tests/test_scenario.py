@@ -312,3 +312,14 @@ def test_scenario_is_frozen():
     s = load_scenario(None)
     with pytest.raises(ValidationError):
         s.players = 4
+
+
+@pytest.mark.parametrize("form", ['strategy = "ghost_hunterr"', 'strategy = { name = "ghost_hunterr" }',
+                                  '[[seats]]\nname = "random"\n[[seats]]\nname = "ghost_hunterr"\n[[seats]]\n'
+                                  'name = "random"'])
+def test_a_bad_strategy_name_in_a_base_file_blames_the_base_in_either_form(tmp_path, form):
+    base = write(tmp_path, "base.toml", f'game = "spooky_tower"\n{form}\n')
+    child = write(tmp_path, "child.toml", 'extends = "base.toml"\nseed = 4\n')
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(child)
+    assert str(err.value).startswith(f"{base}: ") and "unknown strategy" in str(err.value)
