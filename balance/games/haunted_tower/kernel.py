@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..._jit import rules_jit
+from ..kernel_common import load_script
 from . import enums as E
 from . import strategies as S
 from .combat import STOP, fight_nb, use_up_nb
@@ -374,18 +375,12 @@ def trace_game_nb(s0, f0, g, d, lineup_kinds, lineup_params, heroes, rotate, her
 def script_dice(s: np.ndarray, dice) -> None:
     """The next dice rolled (1d6 or 1d10, whichever comes) are `dice`, in order; after them the dice stream
     resumes."""
-    dice = list(dice)
-    s[DICE_SCRIPT:DICE_SCRIPT + len(dice)] = dice
-    s[M_DICE_N] = len(dice)
-    s[M_DICE_I] = 0
+    load_script(s, DICE_SCRIPT, M_DICE_N, M_DICE_I, dice)
 
 
 def script_choices(s: np.ndarray, choices) -> None:
     """Decisions of seats playing the scripted strategy, in order (see ``strategies.SCRIPTED``)."""
-    choices = list(choices)
-    s[CHOICE_SCRIPT:CHOICE_SCRIPT + len(choices)] = choices
-    s[M_CHOICE_N] = len(choices)
-    s[M_CHOICE_I] = 0
+    load_script(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, choices)
 
 
 def trace_game(compiled, seed: int, game: int, max_rows: int = 200_000) -> tuple[np.ndarray, np.ndarray]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import rules_jit
+from ..kernel_common import emit_at_nb
 from ...rng import flat_below_nb
 from . import enums as E
 from .layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_OWNER, CHIT_SQ, CHIT_USES,
@@ -23,17 +24,7 @@ SHUFFLE = 1
 @rules_jit
 def emit_nb(s, kind, player, a, b, c):
     """Record one trace event when `s` carries a trace region (the count goes on, so overflow is visible)."""
-    if s.shape[0] == TRACE:
-        return
-    n = s[M_TRACE]
-    i = TRACE + 5 * n
-    if i + 5 <= s.shape[0]:
-        s[i] = kind
-        s[i + 1] = player
-        s[i + 2] = a
-        s[i + 3] = b
-        s[i + 4] = c
-    s[M_TRACE] = n + 1
+    emit_at_nb(s, TRACE, M_TRACE, kind, player, a, b, c)
 
 
 @rules_jit

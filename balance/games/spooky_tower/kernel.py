@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..._jit import rules_jit, rules_jit_inline
+from ..kernel_common import emit_at_nb, load_script
 from ...rng import (PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_pair_nb,
                    flat_shuffle_nb)
 from . import enums as E
@@ -36,17 +37,7 @@ SHUFFLE = 1
 @rules_jit_inline
 def emit_nb(s, kind, player, a, b, c):
     """Record one trace event when `s` carries a trace region (the count goes on, so overflow is visible)."""
-    if s.shape[0] == TRACE:
-        return
-    n = s[M_TRACE]
-    i = TRACE + 5 * n
-    if i + 5 <= s.shape[0]:
-        s[i] = kind
-        s[i + 1] = player
-        s[i + 2] = a
-        s[i + 3] = b
-        s[i + 4] = c
-    s[M_TRACE] = n + 1
+    emit_at_nb(s, TRACE, M_TRACE, kind, player, a, b, c)
 
 
 @rules_jit
@@ -558,18 +549,12 @@ def trace_game_nb(s0, f0, lineup_kinds, lineup_params, seed, game, trace_rows):
 
 def script_dice(s: np.ndarray, dice) -> None:
     """The next dice rolled are `dice`, in order; after them the dice stream resumes."""
-    dice = list(dice)
-    s[DICE_SCRIPT:DICE_SCRIPT + len(dice)] = dice
-    s[M_DICE_N] = len(dice)
-    s[M_DICE_I] = 0
+    load_script(s, DICE_SCRIPT, M_DICE_N, M_DICE_I, dice)
 
 
 def script_choices(s: np.ndarray, choices) -> None:
     """Decisions of seats playing the scripted strategy, in order (see ``strategies.SCRIPTED``)."""
-    choices = list(choices)
-    s[CHOICE_SCRIPT:CHOICE_SCRIPT + len(choices)] = choices
-    s[M_CHOICE_N] = len(choices)
-    s[M_CHOICE_I] = 0
+    load_script(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, choices)
 
 
 def stack_town(s: np.ndarray, value: int, cards_bottom_to_top) -> None:

@@ -18,6 +18,7 @@ deterministic; only the random strategy draws, from its seat's own stream.
 from __future__ import annotations
 
 from ..._jit import rules_jit, rules_jit_inline
+from ..kernel_common import next_scripted_nb
 from ...rng import flat_below_nb
 from . import enums as E
 from .layout import (BONUS_COUNT, CAND, CHOICE_SCRIPT, DIAL, F_GHOST, KINDS, M_CHOICE_I, M_CHOICE_N,
@@ -36,11 +37,7 @@ TARGET_FLIP = 1
 @rules_jit_inline
 def scripted_nb(s, default):
     """Next scripted decision, or `default` once the script is used up."""
-    i = s[M_CHOICE_I]
-    if i < s[M_CHOICE_N]:
-        s[M_CHOICE_I] = i + 1
-        return s[at(CHOICE_SCRIPT, i)]
-    return default
+    return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, default)
 
 
 @rules_jit_inline
