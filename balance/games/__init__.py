@@ -53,6 +53,28 @@ class CounterGroup:
 
 
 @dataclass(frozen=True)
+class CategorySpec:
+    """A label each game carries (Climbing Tower: which tower was built, 420 of them); the statistics tally games and
+    wins per label. ``chunk_key`` names the per-game array ``int16[G]`` of label indices (-1: none)."""
+
+    name: str                               # what the label is ("tower")
+    chunk_key: str
+    labels: Callable[[Any], tuple] = field(repr=False)   # Scenario -> the labels, in index order
+    doc: str = ""                           # one line for the report: what a label means
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """A one-key variant a game always compares itself with (Climbing Tower: the other supply option, the
+    communication limit lifted): the same scenario, seed and games with ``overrides(scenario)`` applied as ``--set``
+    keys. ``overrides`` returns (label, {key: value}) or None when the variant does not apply to that scenario."""
+
+    name: str
+    overrides: Callable[[Any], tuple[str, dict] | None] = field(repr=False)
+    doc: str = ""
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """What a game declares to the shared layers (runner, statistics, reports, CLI)."""
 
@@ -93,6 +115,13 @@ class GameSpec:
     narrate_jsonl: Callable[[Any], Any] | None = field(default=None, repr=False)       # ... as JSON lines
     draw_map: Callable[[Any, Any], str] | None = field(default=None, repr=False)
     #   (scenario, level or None) -> the board drawn as text, for a game played on a map
+    cooperative: bool = False
+    #   the players win or lose together: the kernel's win mask holds every seat or none, and the shared layers report
+    #   the team's result (win rate, loss reasons, difficulty) instead of seat balance; a counter group whose chunk
+    #   array has one seat ([G, 1, I, C]) counts per team and game
+    categories: Callable[[Any], tuple[CategorySpec, ...]] | None = field(default=None, repr=False)
+    #   Scenario -> per-game labels whose win rates the statistics give (Climbing Tower: the tower)
+    contrasts: tuple[Contrast, ...] = ()          # variants that `run` and `report` play beside the scenario
     check: Callable[[Any, Callable[[tuple, str], Any]], dict] | None = field(default=None, repr=False)
     #   (scenario pieces, resolve) -> resources: cross-checks a scenario (raising ValueError "key=value: problem
     #   (allowed: ...)") and returns what it loaded (a map); resolve(key path, relative path) finds a file
@@ -115,6 +144,11 @@ def counter_groups(spec: GameSpec, scenario: Any = None) -> tuple[CounterGroup, 
         return spec.groups(scenario)
     return (CounterGroup(spec.item_name, tuple(spec.counter_names), 1, "counters",
                          labels=lambda _scenario: tuple(spec.item_labels), used_phrase=spec.item_used_phrase),)
+
+
+def categories(spec: GameSpec, scenario: Any = None) -> tuple[CategorySpec, ...]:
+    """The per-game labels a game keeps, for a scenario (none for most games)."""
+    return spec.categories(scenario) if spec.categories is not None else ()
 
 
 def registry() -> dict[str, GameSpec]:
