@@ -153,10 +153,11 @@ def categories(spec: GameSpec, scenario: Any = None) -> tuple[CategorySpec, ...]
 
 def registry() -> dict[str, GameSpec]:
     """All games, by name (imported lazily so that loading one game does not compile another)."""
+    from .climbing_tower import SPEC as climbing
     from .haunted_tower import SPEC as haunted
     from .spooky_tower import SPEC as spooky
 
-    return {spooky.name: spooky, haunted.name: haunted}
+    return {spooky.name: spooky, haunted.name: haunted, climbing.name: climbing}
 
 
 def get_game(name: str) -> GameSpec:

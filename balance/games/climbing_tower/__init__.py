@@ -1,0 +1,156 @@
+"""Climbing Tower, vol. 1 "Skull Tower": two players co-operate to climb a tower of random cards, play cards that
+match colour or number, defeat skeletons for gold, build their shared deck between rounds and beat the BOSS on the
+top floor within the round limit. They may communicate only while both pawns stand on one floor."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import CategorySpec, Contrast, CounterGroup, GameSpec, ParamSpec, StrategySpec, lazy
+from . import enums as E
+from . import layout as L
+from .arrays import compile_rules, tower_labels
+from .components import ClimbingTowerComponents, ClimbingTowerRules, check_tower
+
+
+def _weights(arrow: float, sword: float) -> tuple[ParamSpec, ...]:
+    return (ParamSpec("arrow_weight", arrow, 0.0, 10.0, "Worth of each floor a card's arrows would climb."),
+            ParamSpec("sword_weight", sword, 0.0, 10.0, "Worth of each skeleton (or BOSS hit) a card's swords would "
+                                                         "take where the pawn stands."),
+            ParamSpec("team_weight", 1.0, 0.0, 10.0, "Worth added to a card the partner could follow, when the "
+                                                     "partner's hand is visible (both pawns on one floor)."))
+
+
+STRATEGIES = {
+    "random": StrategySpec(
+        "random", 0, "Uniform baseline: every legal row (action and card; build action and card) equally likely "
+                     "(docs/strategies.md)."),
+    "climber": StrategySpec(
+        "climber", 1, "Arrows first: plays the card that climbs most; buys Level 3, then the Level 2 pile richest in "
+                      "arrows.", _weights(2.0, 1.0)),
+    "skeleton_farmer": StrategySpec(
+        "skeleton_farmer", 2, "Gold first: plays the card that defeats most skeletons where it stands; buys Level 3, "
+                              "then the Level 2 pile richest in swords.", _weights(1.0, 2.0)),
+    "deck_thinner": StrategySpec(
+        "deck_thinner", 3, "Removes its weakest card with U while the deck holds more than `keep` cards, then "
+                           "buys; plays as the weights say.",
+        _weights(1.5, 1.5) + (ParamSpec("keep", 6.0, 0.0, 40.0, "Deck size above which it removes a card with U "
+                                                                "before buying."),)),
+}
+
+
+def check(scenario, resolve) -> dict:
+    check_tower(scenario.components, scenario.rules)
+    return {}
+
+
+def compile_scenario(scenario):
+    """Kernel inputs for a validated scenario: (s0, f0, lineup kinds, lineup params)."""
+    s0, f0 = compile_rules(scenario.components, scenario.rules)
+    kinds, params = scenario.strategy_lineup()
+    p = np.zeros((2, L.N_PARAMS), np.float64)
+    p[:, :params.shape[1]] = params[:, :L.N_PARAMS]
+    return s0, f0, np.ascontiguousarray(kinds, np.int64), p
+
+
+def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
+              out: dict | None = None) -> dict:
+    """Play one chunk of games; the per-game outcome arrays the shared layers expect (team counters have one
+    seat)."""
+    from .kernel import simulate_nb
+
+    s0, f0, kinds, params = compiled
+    n_cards = int(s0[L.OPT + L.OPT_N_CARDS])
+    if out is None or out["game"].shape[0] < n_games:
+        out = {
+            "game": np.empty(n_games, np.int64), "winner": np.empty(n_games, np.int8),
+            "win_mask": np.empty(n_games, np.int8), "victory": np.empty(n_games, np.int8),
+            "turns": np.empty(n_games, np.int32), "rounds": np.empty(n_games, np.int32),
+            "seat_strategy": np.empty((n_games, 2), np.int8), "final": np.empty((n_games, 2, L.N_FINAL), np.int16),
+            "cards": np.empty((n_games, 1, n_cards, L.N_CC), np.int16),
+            "skills": np.empty((n_games, 1, L.N_SKILLS, L.N_SK), np.int16),
+            "team": np.empty((n_games, 1, 1, L.N_TEAM), np.int16),
+            "tower": np.empty(n_games, np.int16), "boss_side": np.empty(n_games, np.int16),
+            "draws": np.empty(n_games, np.int64),
+        }
+    out = {k: v[:n_games] for k, v in out.items()}
+    out["game"][:] = np.arange(game0, game0 + n_games, dtype=np.int64)
+    simulate_nb(s0, f0, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, max(1, n_blocks),
+                out["winner"], out["win_mask"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"],
+                out["final"], out["cards"], out["skills"], out["team"], out["tower"], out["boss_side"], out["draws"])
+    return out
+
+
+def default_scenario() -> dict:
+    """The embedded default: a climber and a skeleton farmer on random towers, Hard supply, seats rotating."""
+    return {"name": "Climbing Tower (reconstructed cards, embedded default)", "game": "climbing_tower",
+            "players": 2, "games": 200_000, "seed": 1, "seat_rotation": True,
+            "seats": [{"name": "climber"}, {"name": "skeleton_farmer"}]}
+
+
+def assumptions(scenario) -> list[tuple[str, str, str]]:
+    """The open-rule settings and reconstructed components in force, each with its reason
+    (docs/rules/climbing_tower.md)."""
+    rows = []
+    for name, fld in type(scenario.rules).model_fields.items():
+        value = getattr(scenario.rules, name)
+        rows.append((f"rules.{name}", ", ".join(map(str, value)) if isinstance(value, list) else str(value),
+                     fld.description or ""))
+    default = ClimbingTowerComponents()
+    for key, what in (("cards", "the 24 play cards' colours, numbers and icons"),
+                      ("tower", "the tower cards' floors, skeletons and skills"),
+                      ("boss", "the BOSS card's sides and how the BOSS is defeated")):
+        mine = getattr(scenario.components, key) == getattr(default, key)
+        rows.append((f"components.{key}", "ASSUMED reconstruction" if mine else "the scenario's own",
+                     f"No public source gives {what}; docs/rules/climbing_tower.md, section 1, gives the reasoning."))
+    return rows
+
+
+def groups(scenario) -> tuple[CounterGroup, ...]:
+    cards = lambda sc: tuple(c.name for c in sc.components.cards)  # noqa: E731
+    return (CounterGroup("card", L.CARD_COUNTER_NAMES, L.CC_BOUGHT, "cards", labels=cards, ratio_base=L.CC_DEALT,
+                         used_phrase="bought {}"),
+            CounterGroup("card removed", L.CARD_COUNTER_NAMES, L.CC_REMOVED, "cards", labels=cards,
+                         ratio_base=L.CC_DEALT, used_phrase="removed {}"),
+            CounterGroup("skill", L.SKILL_COUNTER_NAMES, L.SK_GAINED, "skills", labels=lambda sc: E.SKILL_KINDS,
+                         used_phrase="gained the {} skill"),
+            CounterGroup("team", L.TEAM_NAMES, L.TM_GOLD, "team", labels=lambda sc: ("team",),
+                         used_phrase="earned gold"))
+
+
+def categories(scenario) -> tuple[CategorySpec, ...]:
+    return (CategorySpec("tower", "tower", lambda sc: tower_labels(sc.components, sc.rules),
+                         "tower cards bottom to top / BOSS side"),
+            CategorySpec("BOSS side", "boss_side", lambda sc: tuple(b.name for b in sc.components.boss),
+                         "the BOSS card's side up"))
+
+
+def _other_supply(scenario):
+    other = "easy" if scenario.rules.supply == "hard" else "hard"
+    return f"{other.capitalize()} supply", {"rules.supply": other}
+
+
+def _talk(scenario):
+    if scenario.rules.communication == "same_floor":
+        return "communication limit lifted", {"rules.communication": "always"}
+    return "communication only on one floor", {"rules.communication": "same_floor"}
+
+
+_reference = lazy("balance.games.climbing_tower.reference", "play_scenario")
+_replay = lazy("balance.games.climbing_tower.narrate", "replay")
+_narrate_text = lazy("balance.games.climbing_tower.narrate", "narrate_text")
+_narrate_jsonl = lazy("balance.games.climbing_tower.narrate", "narrate_jsonl")
+
+SPEC = GameSpec(
+    name="climbing_tower", title="Climbing Tower", min_players=E.PLAYERS, max_players=E.PLAYERS,
+    components_model=ClimbingTowerComponents, rules_model=ClimbingTowerRules, strategies=STRATEGIES,
+    victory_names=E.VICTORY_NAMES, player_counter_names=L.FINAL_NAMES, counter_names=L.CARD_COUNTER_NAMES,
+    item_name="card", item_labels=(), compile_scenario=compile_scenario, run_chunk=run_chunk,
+    default_scenario=default_scenario, assumptions=assumptions, groups=groups,
+    reference=_reference, replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,
+    summary_counters=("floor", "skeletons", "boss_hits", "climbed", "cards_played", "redraws", "offers", "blocked"),
+    list_keys={"components.cards": "name", "components.tower": "name", "components.boss": "name"},
+    check=check, turn_cap=1000, cooperative=True, categories=categories,
+    contrasts=(Contrast("supply", _other_supply, "Easy against Hard: the Level 2 supply option flipped."),
+               Contrast("communication", _talk, "What the communication limit costs: the same strategies with the "
+                                                "players' hands visible on every floor.")),
+)

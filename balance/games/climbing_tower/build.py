@@ -1,0 +1,161 @@
+"""Climbing Tower build and next-round phases (rulebook, phases 2 and 3): spending the round's gold on R, Y and U,
+unspent gold lost; then skills for cleared cards both pawns have moved on from, skeletons onto the cards the pawns
+have reached, and the tokens of cards left behind."""
+from __future__ import annotations
+
+from ..._jit import rules_jit
+from . import enums as E
+from .layout import (CC_BOUGHT, CC_REMOVED, FLOOR_HI, FLOOR_LO, LOC, OPT, OPT_LEFT_BEHIND, OPT_MIN_DECK, OPT_N_CARDS,
+                     OPT_SKILL_GOLD, PL_FLOOR, POS_FLIPPED, POS_PLACED, POS_SLOT0, POS_TC, SC, SC_BOSS_DMG,
+                     SC_BOSS_ROW, SC_DECK_N, SC_GOLD, SC_N_POS, SC_PILE_I, SC_PILE_N, SC_ROUND, SC_SKILLS,
+                     SC_SUPPLY_TOKENS, SK_GAINED, SK_ROUND, SK_USED, SLOT_POS, TEAM, TF_N_FLOORS, TF_SAME_ROUND,
+                     TF_SKILL, TM_BONUS, TM_BOUGHT, TM_REMOVED, at, cand_at, cc_at, pile_at, pl_at, sk_at,
+                     standing_at, tc_at, CF_LEVEL, card_at)
+from .setup import emit_nb, place_nb
+
+
+@rules_jit
+def return_cards_nb(s):
+    """Every card of the round (hands, face down, played, discarded, the draw pile) back into the common deck."""
+    n = 0
+    for c in range(s[OPT + OPT_N_CARDS]):
+        loc = s[at(LOC, c)]
+        if E.LOC_DECK <= loc <= E.LOC_DISCARD:
+            s[at(LOC, c)] = E.LOC_DECK
+            n += 1
+    s[SC + SC_DECK_N] = n
+
+
+@rules_jit
+def skill_gold_nb(s):
+    """The bonus_gold skill: its gold at the start of every build phase (from the tokens in the supply)."""
+    if (s[SC + SC_SKILLS] >> E.SKILL_BONUS_GOLD) & 1:
+        g = min(s[OPT + OPT_SKILL_GOLD], s[SC + SC_SUPPLY_TOKENS])
+        s[SC + SC_SUPPLY_TOKENS] -= g
+        s[SC + SC_GOLD] += g
+        s[TEAM + TM_BONUS] += g
+        s[sk_at(E.SKILL_BONUS_GOLD, SK_USED)] += 1
+        emit_nb(s, E.EV_BONUS, -1, g, 1, 0)
+
+
+@rules_jit
+def build_options_nb(s):
+    """The legal build actions as (action, argument) rows in CAND: stop; R from each non-empty Level 2 pile (one
+    pile in Hard, red then blue in Easy); Y; U for each card of the deck (ascending ids) while it holds more than
+    ``min_deck`` cards."""
+    gold = s[SC + SC_GOLD]
+    s[cand_at(0, 0)] = E.BUILD_STOP
+    s[cand_at(0, 1)] = -1
+    n = 1
+    for k in range(2):
+        if gold >= 1 and s[SC + SC_PILE_I + k] < s[SC + SC_PILE_N + k]:
+            s[cand_at(n, 0)] = E.BUILD_R
+            s[cand_at(n, 1)] = k
+            n += 1
+    if gold >= 2 and s[SC + SC_PILE_I + 2] < s[SC + SC_PILE_N + 2]:
+        s[cand_at(n, 0)] = E.BUILD_Y
+        s[cand_at(n, 1)] = 2
+        n += 1
+    if gold >= 1 and s[SC + SC_DECK_N] > s[OPT + OPT_MIN_DECK]:
+        for c in range(s[OPT + OPT_N_CARDS]):
+            if s[at(LOC, c)] == E.LOC_DECK:
+                s[cand_at(n, 0)] = E.BUILD_U
+                s[cand_at(n, 1)] = c
+                n += 1
+    return n
+
+
+@rules_jit
+def build_one_nb(s, builder, act, arg):
+    """Carry out one build action."""
+    if act == E.BUILD_U:
+        s[at(LOC, arg)] = E.LOC_OUT
+        s[SC + SC_DECK_N] -= 1
+        s[cc_at(arg, CC_REMOVED)] += 1
+        s[TEAM + TM_REMOVED] += 1
+        pay_nb(s, 1)
+        emit_nb(s, E.EV_REMOVE, builder, arg, 0, 0)
+        return
+    i = s[SC + SC_PILE_I + arg]
+    c = s[pile_at(arg, i)]
+    s[SC + SC_PILE_I + arg] = i + 1
+    s[at(LOC, c)] = E.LOC_DECK
+    s[SC + SC_DECK_N] += 1
+    s[cc_at(c, CC_BOUGHT)] += 1
+    s[TEAM + TM_BOUGHT] += 1
+    pay_nb(s, 1 if act == E.BUILD_R else 2)
+    emit_nb(s, E.EV_BUY, builder, s[card_at(c, CF_LEVEL)], c, 0)
+
+
+@rules_jit
+def pay_nb(s, gold):
+    s[SC + SC_GOLD] -= gold
+    s[SC + SC_SUPPLY_TOKENS] += gold
+
+
+@rules_jit
+def moved_on_nb(s, p, pos):
+    """Has p's pawn moved on from tower card `pos` (its floor reaches a higher card)?"""
+    return s[at(SLOT_POS, s[at(FLOOR_HI, s[pl_at(p, PL_FLOOR)])])] > pos
+
+
+@rules_jit
+def left_nb(s, p, pos):
+    """Has p's pawn left tower card `pos` altogether (no slot of its floor on that card)?"""
+    return s[at(SLOT_POS, s[at(FLOOR_LO, s[pl_at(p, PL_FLOOR)])])] > pos
+
+
+@rules_jit
+def on_card_nb(s, p, pos):
+    floor = s[pl_at(p, PL_FLOOR)]
+    return s[at(SLOT_POS, s[at(FLOOR_LO, floor)])] <= pos <= s[at(SLOT_POS, s[at(FLOOR_HI, floor)])]
+
+
+@rules_jit
+def card_standing_nb(s, pos):
+    n = 0
+    first = s[at(POS_SLOT0, pos)]
+    for slot in range(first, first + s[tc_at(s[at(POS_TC, pos)], TF_N_FLOORS)]):
+        n += s[standing_at(slot, 0)] + s[standing_at(slot, 1)]
+    return n
+
+
+@rules_jit
+def next_round_nb(s):
+    """3. Next round: unspent gold lost; the BOSS's hits reset when they must come in one round; a cleared tower
+    card both pawns moved on from flips and its skill is gained (once per skill); a card both pawns left with
+    skeletons standing gives nothing, its tokens back to the supply (by option); skeletons onto each card a pawn now
+    stands on, lowest first."""
+    s[SC + SC_SUPPLY_TOKENS] += s[SC + SC_GOLD]
+    s[SC + SC_GOLD] = 0
+    if s[tc_at(s[SC + SC_BOSS_ROW], TF_SAME_ROUND)] == 1:
+        s[SC + SC_BOSS_DMG] = 0
+    n_pos = s[SC + SC_N_POS]
+    for pos in range(n_pos - 1):
+        if s[at(POS_FLIPPED, pos)] != 0 or s[at(POS_PLACED, pos)] == 0:
+            continue
+        standing = card_standing_nb(s, pos)
+        if standing == 0 and moved_on_nb(s, 0, pos) and moved_on_nb(s, 1, pos):
+            s[at(POS_FLIPPED, pos)] = 1
+            k = s[tc_at(s[at(POS_TC, pos)], TF_SKILL)]
+            if (s[SC + SC_SKILLS] >> k) & 1:
+                emit_nb(s, E.EV_SKILL, -1, pos, -1, 0)
+            else:
+                s[SC + SC_SKILLS] |= 1 << k
+                s[sk_at(k, SK_GAINED)] = 1
+                s[sk_at(k, SK_ROUND)] = s[SC + SC_ROUND]
+                emit_nb(s, E.EV_SKILL, -1, pos, k, 0)
+        elif standing > 0 and left_nb(s, 0, pos) and left_nb(s, 1, pos):
+            s[at(POS_FLIPPED, pos)] = 2
+            if s[OPT + OPT_LEFT_BEHIND] == E.LEFT_BEHIND_RETURN:
+                first = s[at(POS_SLOT0, pos)]
+                for slot in range(first, first + s[tc_at(s[at(POS_TC, pos)], TF_N_FLOORS)]):
+                    for side in range(2):
+                        s[SC + SC_SUPPLY_TOKENS] += s[standing_at(slot, side)]
+                        s[standing_at(slot, side)] = 0
+                emit_nb(s, E.EV_RETURN, -1, pos, standing, 0)
+    for pos in range(n_pos):
+        if s[at(POS_PLACED, pos)] == 0 and (on_card_nb(s, 0, pos) or on_card_nb(s, 1, pos)):
+            place_nb(s, pos)
+
+

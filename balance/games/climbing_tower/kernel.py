@@ -1,0 +1,207 @@
+"""Climbing Tower rule kernel: whole games in nopython Numba, arrays in and arrays out.
+
+A game: set-up (``setup``), then rounds up to the round limit, each a play phase (``play``), a build phase and a
+next-round phase (``build``). Every choice a rule leaves to the players is a call into ``strategies``, after the
+kernel has filled the deciding seat's view; the open rule points are read from the compiled options
+(``docs/rules/climbing_tower.md``). The game ends the moment the BOSS falls (the team wins) or after the last round's
+play phase (the team loses).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..._jit import rules_jit
+from ..kernel_common import load_script
+from . import enums as E
+from . import strategies as S
+from .build import build_one_nb, build_options_nb, next_round_nb, return_cards_nb, skill_gold_nb
+from .layout import (CC_IN_DECK_END, CHOICE_SCRIPT, DEAL_SCRIPT, FN_FLOOR, KINDS, LOC, M_CHOICE_I, M_CHOICE_N,
+                     M_DEAL_I, M_DEAL_N, M_TRACE, N_CC, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, OPT,
+                     OPT_N_CARDS, OPT_ROUND_LIMIT, OPT_START, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS,
+                     SC, SC_BLOCKED, SC_DECK_N, SC_ENDED, SC_FREE_USED, SC_ROUND, SC_START, SC_TOP, SC_TOWER_ID,
+                     SC_TURN, SC_VICTORY, SC_WINNER, SC_BOSS_SIDE, TEAM, TM_DECK_END, TRACE, at, cand_at, cc_at,
+                     final_at, param_at, pl_at, sk_at, stream_at)
+from .play import apply_nb, blocked_nb, deal_nb, end_game_nb, end_play_nb, legal_nb, pass_nb
+from .setup import emit_nb, reset_nb
+
+
+@rules_jit
+def play_phase_nb(s, f, start):
+    """1. Play phase: deal, then turns alternate from the start player until both hands are empty or a player
+    holding cards cannot act. Returns 1 when the BOSS falls."""
+    for p in range(2):
+        s[pl_at(p, PL_REDRAWS)] = 0
+        s[pl_at(p, PL_OFFERED)] = 0
+        s[pl_at(p, PL_DOWN)] = -1
+    s[SC + SC_TOP] = -1
+    s[SC + SC_FREE_USED] = 0
+    s[SC + SC_BLOCKED] = -1
+    deal_nb(s, start)
+    p = start
+    while s[pl_at(0, PL_HAND_N)] > 0 or s[pl_at(1, PL_HAND_N)] > 0:
+        n = legal_nb(s, p)
+        if n == 0:
+            if s[pl_at(p, PL_HAND_N)] > 0:
+                blocked_nb(s, p)
+                return 0
+            pass_nb(s, p)
+        else:
+            S.fill_view_nb(s, p)
+            i = S.turn_nb(s, f, p, n)
+            if i < 0 or i >= n:
+                i = 0
+            if apply_nb(s, p, s[cand_at(i, 0)], s[cand_at(i, 1)]):
+                return 1
+        p = 1 - p
+    return 0
+
+
+@rules_jit
+def build_phase_nb(s, f, builder):
+    """2. Build phase: the builder spends the round's gold on R, Y and U in any order until it stops or nothing is
+    left to do."""
+    skill_gold_nb(s)
+    while True:
+        n = build_options_nb(s)
+        if n == 1:
+            return
+        S.fill_view_nb(s, builder)
+        i = S.build_nb(s, f, builder, n)
+        if i <= 0 or i >= n:
+            return
+        build_one_nb(s, builder, s[cand_at(i, 0)], s[cand_at(i, 1)])
+
+
+@rules_jit
+def play_game_nb(s, f, seed, game):
+    """Set up game `game` of run `seed` and play it to the end."""
+    reset_nb(s, seed, game)
+    play_on_nb(s, f)
+
+
+@rules_jit
+def play_on_nb(s, f):
+    """Rounds from the next one until the BOSS falls or the round limit: the start player alternates from the first
+    player (or is always the first, by option)."""
+    limit = s[OPT + OPT_ROUND_LIMIT]
+    while s[SC + SC_ROUND] < limit:
+        r = s[SC + SC_ROUND] + 1
+        s[SC + SC_ROUND] = r
+        start = (r - 1) % 2 if s[OPT + OPT_START] == E.START_ALTERNATE else 0
+        s[SC + SC_START] = start
+        emit_nb(s, E.EV_ROUND, start, r, s[SC + SC_DECK_N], 0)
+        if play_phase_nb(s, f, start):
+            return_cards_nb(s)
+            finish_nb(s, 1)
+            return
+        end_play_nb(s)
+        return_cards_nb(s)
+        if r == limit:
+            break
+        build_phase_nb(s, f, start)
+        next_round_nb(s)
+    finish_nb(s, 0)
+
+
+@rules_jit
+def finish_nb(s, won):
+    end_game_nb(s, won)
+    for p in range(2):
+        s[final_at(p, FN_FLOOR)] = s[pl_at(p, PL_FLOOR)]
+    for c in range(s[OPT + OPT_N_CARDS]):
+        s[cc_at(c, CC_IN_DECK_END)] = s[at(LOC, c)] == E.LOC_DECK
+    s[TEAM + TM_DECK_END] = s[SC + SC_DECK_N]
+
+
+@rules_jit
+def seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, game, slots):
+    """Seat s plays lineup slot (s + game) mod 2 when seats rotate, slot s otherwise."""
+    for seat in range(2):
+        k = (seat + game) % 2 if rotate else seat
+        slots[seat] = k
+        s[at(KINDS, seat)] = lineup_kinds[k]
+        for j in range(N_PARAMS):
+            f[param_at(seat, j)] = lineup_params[k, j]
+
+
+@rules_jit
+def draws_nb(s):
+    total = 0
+    for i in range(3):
+        total += s[stream_at(i) + np.uint64(1)]
+    return total
+
+
+@njit(cache=True, parallel=True)
+def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_games, n_blocks, winner, win_mask,
+                victory, turns, rounds, slots, final, cards, skills, team, tower, boss_side, draws):
+    """Play games game0 .. game0+n_games-1 into the per-game output arrays, in `n_blocks` parallel blocks (each game
+    draws only from its own streams, so the outputs do not depend on the split)."""
+    per_block = (n_games + n_blocks - 1) // n_blocks
+    n_cards = s0[OPT + OPT_N_CARDS]
+    for b in prange(n_blocks):
+        s = s0.copy()
+        f = f0.copy()
+        for i in range(b * per_block, min(n_games, (b + 1) * per_block)):
+            g = game0 + i
+            seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, g, slots[i])
+            play_game_nb(s, f, seed, g)
+            won = s[SC + SC_WINNER] == 0
+            winner[i] = s[SC + SC_WINNER]
+            win_mask[i] = 3 if won else 0
+            victory[i] = s[SC + SC_VICTORY]
+            turns[i] = s[SC + SC_TURN]
+            rounds[i] = s[SC + SC_ROUND]
+            tower[i] = s[SC + SC_TOWER_ID]
+            boss_side[i] = s[SC + SC_BOSS_SIDE]
+            for p in range(2):
+                for k in range(N_FINAL):
+                    final[i, p, k] = s[final_at(p, k)]
+            for c in range(n_cards):
+                for k in range(N_CC):
+                    cards[i, 0, c, k] = s[cc_at(c, k)]
+            for k in range(N_SKILLS):
+                for j in range(N_SK):
+                    skills[i, 0, k, j] = s[sk_at(k, j)]
+            for k in range(N_TEAM):
+                team[i, 0, 0, k] = s[TEAM + k]
+            draws[i] = draws_nb(s)
+
+
+@njit(cache=True, error_model="numpy")
+def trace_game_nb(s0, f0, lineup_kinds, lineup_params, seed, game, trace_rows):
+    """Play one game with a trace buffer; returns the final state array (trace rows after layout.TRACE)."""
+    s = np.zeros(s0.shape[0] + 5 * trace_rows, np.int64)
+    s[:s0.shape[0]] = s0
+    f = f0.copy()
+    slots = np.zeros(2, np.int64)
+    seat_lineup_nb(s, f, lineup_kinds, lineup_params, False, game, slots)
+    play_game_nb(s, f, seed, game)
+    return s
+
+
+# --- Test hooks (plain Python) ----------------------------------------------------------------------------------
+
+def script_choices(s: np.ndarray, choices) -> None:
+    """Row indices the scripted strategy answers, in order (turns and build decisions alike)."""
+    load_script(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, choices)
+
+
+def script_deals(s: np.ndarray, cards) -> None:
+    """The next rounds' deals use these card ids in order instead of shuffles (each round takes as many as the
+    deck holds: the start player's hand, the other's, then the draw pile top first)."""
+    load_script(s, DEAL_SCRIPT, M_DEAL_N, M_DEAL_I, cards)
+
+
+def trace_game(s0: np.ndarray, f0: np.ndarray, kinds, params, seed: int, game: int,
+               max_rows: int = 20_000) -> tuple[np.ndarray, np.ndarray]:
+    """Play one game with its trace: (events int64[n, 5] as (kind, player, a, b, c), final state array)."""
+    s = trace_game_nb(s0, f0, np.asarray(kinds, np.int64), np.asarray(params, np.float64), np.uint64(seed),
+                      int(game), max_rows)
+    n = int(s[M_TRACE])
+    if n > max_rows:
+        raise RuntimeError(f"trace overflow: {n} events, room for {max_rows}")
+    return s[TRACE:TRACE + 5 * n].reshape(n, 5).copy(), s
+
+

@@ -1,0 +1,300 @@
+"""Climbing Tower play phase (rulebook, Play phase): the deal, the legal actions, redraw, exchange, playing a card
+and its icons (swords against skeletons or the BOSS, arrows up the tower), and the end of the phase (groups that did
+not all fall stand again; gold; the empty-hand bonus)."""
+from __future__ import annotations
+
+from ..._jit import rules_jit, rules_jit_inline
+from ...rng import flat_shuffle_nb
+from ..kernel_common import next_scripted_nb
+from . import enums as E
+from .layout import (BOSS_HITS_ROUND, CF_ARROWS, CF_COLOUR, CF_NUMBER, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI,
+                     FLOOR_LO, FN_BLOCKED, FN_BOSS_HITS, FN_CLIMBED, FN_OFFERS, FN_PASSES, FN_PLAYED, FN_REDRAWS,
+                     FN_SKELETONS, FN_SWORDS, HIT, LOC, M_DEAL_I, M_DEAL_N, MAX_SLOTS, OPT, OPT_BONUS, OPT_HAND,
+                     OPT_ICONS, OPT_N_CARDS, OPT_REDRAWS, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS,
+                     PL_SIDE, SC, SC_BLOCKED, SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_ENDED, SC_FREE_USED, SC_GOLD,
+                     SC_N_FLOORS, SC_PILE_TOP, SC_ROUND, SC_SKILLS, SC_SUPPLY_TOKENS, SC_TOP, SC_TURN, SC_VICTORY, SC_WINNER,
+                     SK_USED, TEAM, TF_BOTH, TF_HP, TM_BONUS, TM_GOLD, at, card_at, cand_at, cc_at, final_at,
+                     hand_at, hit_at, pl_at, sk_at, standing_at, stream_at, tc_at, CC_DEALT, CC_PLAYED, TM_BLOCKED)
+from .setup import SHUFFLE, emit_nb
+
+
+@rules_jit
+def deal_nb(s, start):
+    """Shuffle the common deck (ascending card ids, then the shuffle stream, or the test's deal script) and deal
+    ``hand_size`` cards to the start player, then as many to the other; the rest is the draw pile."""
+    n = 0
+    for c in range(s[OPT + OPT_N_CARDS]):
+        if s[at(LOC, c)] == E.LOC_DECK:
+            s[at(DECK, n)] = c
+            n += 1
+    s[SC + SC_DECK_N] = n
+    if s[M_DEAL_I] < s[M_DEAL_N]:
+        for i in range(n):
+            s[at(DECK, i)] = next_scripted_nb(s, DEAL_SCRIPT, M_DEAL_N, M_DEAL_I, s[at(DECK, i)])
+    else:
+        flat_shuffle_nb(s, DECK, n, stream_at(SHUFFLE))
+    h = s[OPT + OPT_HAND]
+    top = 0
+    for k in range(2):
+        p = start if k == 0 else 1 - start
+        m = min(h, n - top)
+        for i in range(m):
+            c = s[at(DECK, top + i)]
+            s[hand_at(p, i)] = c
+            s[at(LOC, c)] = E.LOC_HAND + p
+            s[cc_at(c, CC_DEALT)] += 1
+            emit_nb(s, E.EV_DEAL, p, c, 0, 0)
+        s[pl_at(p, PL_HAND_N)] = m
+        top += m
+    s[SC + SC_PILE_TOP] = top
+
+
+@rules_jit_inline
+def has_skill_nb(s, k):
+    return (s[SC + SC_SKILLS] >> k) & 1
+
+
+@rules_jit_inline
+def matches_nb(s, c, top):
+    """C. A card may follow `top` when it shows the same colour or the same number (any card first)."""
+    return top < 0 or s[card_at(c, CF_COLOUR)] == s[card_at(top, CF_COLOUR)] or \
+        s[card_at(c, CF_NUMBER)] == s[card_at(top, CF_NUMBER)]
+
+
+@rules_jit
+def legal_nb(s, p):
+    """Player p's legal actions as (action, card) rows in CAND: plays in hand order (free plays with the free_play
+    skill unused this round, for cards that do not match), then redraws, then offers; 0 rows with an empty hand or
+    when nothing is possible."""
+    n_hand = s[pl_at(p, PL_HAND_N)]
+    top = s[SC + SC_TOP]
+    free = has_skill_nb(s, E.SKILL_FREE_PLAY) == 1 and s[SC + SC_FREE_USED] == 0
+    n = 0
+    for i in range(n_hand):
+        c = s[hand_at(p, i)]
+        if matches_nb(s, c, top):
+            s[cand_at(n, 0)] = E.ACT_PLAY
+            s[cand_at(n, 1)] = c
+            n += 1
+        elif free:
+            s[cand_at(n, 0)] = E.ACT_FREE
+            s[cand_at(n, 1)] = c
+            n += 1
+    redraws = s[OPT + OPT_REDRAWS] + has_skill_nb(s, E.SKILL_EXTRA_REDRAW)
+    if s[pl_at(p, PL_REDRAWS)] < redraws and s[SC + SC_PILE_TOP] < s[SC + SC_DECK_N]:
+        for i in range(n_hand):
+            s[cand_at(n, 0)] = E.ACT_REDRAW
+            s[cand_at(n, 1)] = s[hand_at(p, i)]
+            n += 1
+    if s[pl_at(p, PL_OFFERED)] == 0:
+        for i in range(n_hand):
+            s[cand_at(n, 0)] = E.ACT_OFFER
+            s[cand_at(n, 1)] = s[hand_at(p, i)]
+            n += 1
+    return n
+
+
+@rules_jit
+def take_from_hand_nb(s, p, c):
+    """Remove card c from p's hand, keeping the order of the others."""
+    n = s[pl_at(p, PL_HAND_N)]
+    j = 0
+    for i in range(n):
+        x = s[hand_at(p, i)]
+        if x != c:
+            s[hand_at(p, j)] = x
+            j += 1
+    s[pl_at(p, PL_HAND_N)] = j
+
+
+@rules_jit
+def to_hand_nb(s, p, c):
+    n = s[pl_at(p, PL_HAND_N)]
+    s[hand_at(p, n)] = c
+    s[pl_at(p, PL_HAND_N)] = n + 1
+    s[at(LOC, c)] = E.LOC_HAND + p
+
+
+@rules_jit
+def redraw_nb(s, p, c):
+    """A. Redraw: c face up on the discard, the draw pile's top card into the hand."""
+    take_from_hand_nb(s, p, c)
+    s[at(LOC, c)] = E.LOC_DISCARD
+    top = s[SC + SC_PILE_TOP]
+    drawn = s[at(DECK, top)]
+    s[SC + SC_PILE_TOP] = top + 1
+    to_hand_nb(s, p, drawn)
+    used = s[pl_at(p, PL_REDRAWS)] + 1
+    s[pl_at(p, PL_REDRAWS)] = used
+    if used > s[OPT + OPT_REDRAWS]:
+        s[sk_at(E.SKILL_EXTRA_REDRAW, SK_USED)] += 1
+    s[final_at(p, FN_REDRAWS)] += 1
+    emit_nb(s, E.EV_REDRAW, p, c, drawn, 0)
+
+
+@rules_jit
+def offer_nb(s, p, c):
+    """B. Offer an exchange: c face down; once both players have a card down, each takes the other's."""
+    take_from_hand_nb(s, p, c)
+    s[at(LOC, c)] = E.LOC_DOWN + p
+    s[pl_at(p, PL_DOWN)] = c
+    s[pl_at(p, PL_OFFERED)] = 1
+    s[final_at(p, FN_OFFERS)] += 1
+    emit_nb(s, E.EV_OFFER, p, c, 0, 0)
+    q = 1 - p
+    other = s[pl_at(q, PL_DOWN)]
+    if other >= 0:
+        to_hand_nb(s, p, other)
+        to_hand_nb(s, q, c)
+        s[pl_at(p, PL_DOWN)] = -1
+        s[pl_at(q, PL_DOWN)] = -1
+        emit_nb(s, E.EV_EXCHANGE, -1, other if p == 0 else c, c if p == 0 else other, 0)
+
+
+@rules_jit
+def sword_nb(s, p):
+    """Sword: on the BOSS floor a hit on the BOSS (when it counts); elsewhere one skeleton on p's floor and own side
+    falls (the lowest printed floor's first); with none there the sword does nothing. Returns 1 when the BOSS falls."""
+    s[final_at(p, FN_SWORDS)] += 1
+    floor = s[pl_at(p, PL_FLOOR)]
+    if floor == s[SC + SC_N_FLOORS] - 1:
+        boss = s[SC + SC_BOSS_ROW]
+        if s[tc_at(boss, TF_BOTH)] == 1 and s[pl_at(1 - p, PL_FLOOR)] != floor:
+            return 0
+        dmg = s[SC + SC_BOSS_DMG] + 1
+        s[SC + SC_BOSS_DMG] = dmg
+        s[BOSS_HITS_ROUND] += 1
+        s[final_at(p, FN_BOSS_HITS)] += 1
+        emit_nb(s, E.EV_BOSS_HIT, p, dmg, s[tc_at(boss, TF_HP)], 0)
+        return dmg >= s[tc_at(boss, TF_HP)]
+    side = s[pl_at(p, PL_SIDE)]
+    for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
+        n = s[standing_at(slot, side)]
+        if n > 0:
+            s[standing_at(slot, side)] = n - 1
+            s[hit_at(slot, side)] += 1
+            s[final_at(p, FN_SKELETONS)] += 1
+            emit_nb(s, E.EV_SWORD, p, floor, side, standing_on_nb(s, floor, side))
+            return 0
+    return 0
+
+
+@rules_jit
+def standing_on_nb(s, floor, side):
+    n = 0
+    for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
+        n += s[standing_at(slot, side)]
+    return n
+
+
+@rules_jit
+def climb_nb(s, p, arrows):
+    """Up arrows: exactly `arrows` floors, stopping on the BOSS floor at most."""
+    here = s[pl_at(p, PL_FLOOR)]
+    to = min(here + arrows, s[SC + SC_N_FLOORS] - 1)
+    if to != here:
+        s[pl_at(p, PL_FLOOR)] = to
+        s[final_at(p, FN_CLIMBED)] += to - here
+        emit_nb(s, E.EV_CLIMB, p, here, to, 0)
+
+
+@rules_jit
+def play_card_nb(s, p, c, free):
+    """C. Play c onto the play area and resolve its icons (swords then arrows, or arrows first by option). Returns
+    1 when the BOSS falls."""
+    take_from_hand_nb(s, p, c)
+    s[at(LOC, c)] = E.LOC_PLAYED
+    emit_nb(s, E.EV_PLAY, p, c, s[SC + SC_TOP], free)
+    s[SC + SC_TOP] = c
+    if free:
+        s[SC + SC_FREE_USED] = 1
+        s[sk_at(E.SKILL_FREE_PLAY, SK_USED)] += 1
+    s[cc_at(c, CC_PLAYED)] += 1
+    s[final_at(p, FN_PLAYED)] += 1
+    arrows_first = s[OPT + OPT_ICONS] == E.ICONS_ARROWS_FIRST
+    if arrows_first:
+        climb_nb(s, p, s[card_at(c, CF_ARROWS)])
+    for _ in range(s[card_at(c, CF_SWORDS)]):
+        if sword_nb(s, p):
+            return 1
+    if not arrows_first:
+        climb_nb(s, p, s[card_at(c, CF_ARROWS)])
+    return 0
+
+
+@rules_jit
+def apply_nb(s, p, act, c):
+    """Carry out one legal action; returns 1 when it defeats the BOSS."""
+    s[SC + SC_TURN] += 1
+    if act == E.ACT_REDRAW:
+        redraw_nb(s, p, c)
+    elif act == E.ACT_OFFER:
+        offer_nb(s, p, c)
+    else:
+        return play_card_nb(s, p, c, act == E.ACT_FREE)
+    return 0
+
+
+@rules_jit
+def pass_nb(s, p):
+    s[SC + SC_TURN] += 1
+    s[final_at(p, FN_PASSES)] += 1
+    emit_nb(s, E.EV_PASS, p, 0, 0, 0)
+
+
+@rules_jit
+def blocked_nb(s, p):
+    """A player holding cards who can take no action ends the round at once."""
+    s[SC + SC_BLOCKED] = p
+    s[final_at(p, FN_BLOCKED)] += 1
+    s[TEAM + TM_BLOCKED] += 1
+    emit_nb(s, E.EV_BLOCKED, p, s[pl_at(p, PL_HAND_N)], 0, 0)
+
+
+@rules_jit
+def end_play_nb(s):
+    """End of the play phase: each side of a floor hit this round pays its gold when nothing stands there any more;
+    a group that did not all fall stands again at full number, for no gold. Then the empty-hand bonus, when both
+    players played their whole hands (nothing left face down either)."""
+    for floor in range(s[SC + SC_N_FLOORS]):
+        for side in range(2):
+            hits = 0
+            for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
+                hits += s[hit_at(slot, side)]
+            if hits == 0:
+                continue
+            if standing_on_nb(s, floor, side) == 0:
+                s[SC + SC_GOLD] += hits
+                s[TEAM + TM_GOLD] += hits
+                emit_nb(s, E.EV_GOLD, -1, floor, side, hits)
+            else:                       # back where they fell
+                for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
+                    s[standing_at(slot, side)] += s[hit_at(slot, side)]
+                emit_nb(s, E.EV_GOLD, -1, floor, side, 0)
+            for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
+                s[hit_at(slot, side)] = 0
+    empty = s[SC + SC_BLOCKED] < 0 and s[SC + SC_DECK_N] > 0
+    for p in range(2):
+        empty = empty and s[pl_at(p, PL_HAND_N)] == 0 and s[pl_at(p, PL_DOWN)] < 0
+    if empty:
+        bonus = min(s[OPT + OPT_BONUS], s[SC + SC_SUPPLY_TOKENS])
+        s[SC + SC_SUPPLY_TOKENS] -= bonus
+        s[SC + SC_GOLD] += bonus
+        s[TEAM + TM_BONUS] += bonus
+        emit_nb(s, E.EV_BONUS, -1, bonus, 0, 0)
+
+
+@rules_jit
+def end_game_nb(s, won):
+    """The game is over: the BOSS defeated (won), or the round limit."""
+    s[SC + SC_ENDED] = 1
+    if won:
+        s[SC + SC_WINNER] = 0
+        s[SC + SC_VICTORY] = E.WIN_BOSS
+    else:
+        top = s[SC + SC_N_FLOORS] - 1
+        at_boss = s[pl_at(0, PL_FLOOR)] == top or s[pl_at(1, PL_FLOOR)] == top
+        s[SC + SC_VICTORY] = E.LOST_AT_BOSS if at_boss else E.LOST_BELOW
+    emit_nb(s, E.EV_END, -1, s[SC + SC_VICTORY], s[SC + SC_ROUND], s[SC + SC_BOSS_DMG])
+
+

@@ -1,0 +1,231 @@
+"""Climbing Tower strategies: every choice the rulebook leaves to the players (the turn's action and card, the build
+phase's purchases and removals).
+
+A strategy is an integer kind (``s[KINDS + seat]``) plus a float parameter vector (``f[param_at(seat, :)]``). The
+kernel writes a decision's legal rows into ``CAND`` and the strategy answers with a row index.
+
+What a strategy may read is decided by the kernel (``fill_view_nb``): public information (the tower, both pawns,
+the skeletons standing, the play area's top card, the gold, the supply piles' sizes, the deck's contents, which the
+card list and U make public, the partner's hand size) and its own hand; its partner's hand only through
+``VIEW_PARTNER``, which the kernel fills only while the players may communicate (both pawns on one floor, or the
+``communication`` option). A strategy never reads the other hand directly.
+
+Kinds: ``random`` (uniform over the legal rows, ``docs/strategies.md``), the heuristics ``climber``,
+``skeleton_farmer`` and ``deck_thinner``, and ``scripted`` (tests only: row indices from the choice script).
+
+The heuristics share one frame and differ in weights and in the build phase:
+
+* A card's *worth* to a player is ``arrow_weight`` x the floors its arrows would climb (up to the BOSS floor) plus
+  ``sword_weight`` x the skeletons (or BOSS hits) its swords would take where the pawn stands.
+* A turn: play the playable card of highest worth plus, when the partner's hand is visible, ``team_weight`` if the
+  partner holds a card that could follow it; a free play (the skill) only when no card matches. With nothing worth
+  playing: complete an exchange the partner offered (giving the card worth least to itself, or, seeing the partner's
+  hand, the card worth most to the partner), else redraw its least worth card, else play a card of no worth, else
+  offer its least worth card. Ties go to the first row.
+* The build phase (the round's start player decides): ``deck_thinner`` first removes its weakest card (fewest icons,
+  then lowest level, then lowest id) while the deck holds more than ``keep`` cards; then everyone buys Level 3 while
+  two gold remain, then Level 2 from the pile whose cards are worth most on average by its weights; then stops.
+"""
+from __future__ import annotations
+
+from ..._jit import rules_jit, rules_jit_inline
+from ...rng import flat_below_nb
+from ..kernel_common import next_scripted_nb
+from . import enums as E
+from .layout import (BOSS_HITS_ROUND, CF_ARROWS, CF_COLOUR, CF_LEVEL, CF_NUMBER, CF_SWORDS, CHOICE_SCRIPT, KINDS, LOC,
+                     M_CHOICE_I, M_CHOICE_N, OPT, OPT_N_CARDS, OPT_TALK, PL_FLOOR, PL_HAND_N, PL_DOWN, PL_SIDE, SC,
+                     SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_N_FLOORS, SC_PILE_I, SC_PILE_N, SC_TOP, TF_BOTH, TF_HP,
+                     TF_SAME_ROUND, VIEW_PARTNER, VIEW_PARTNER_N, VIEW_TALK, at, card_at, cand_at, hand_at, param_at,
+                     pile_at, pl_at, stream_at, tc_at)
+from .play import standing_on_nb
+
+RANDOM = 0
+CLIMBER = 1
+FARMER = 2
+THINNER = 3
+SCRIPTED = 9
+
+P_ARROW = 0
+P_SWORD = 1
+P_TEAM = 2
+P_KEEP = 3
+
+
+@rules_jit
+def fill_view_nb(s, p):
+    """What seat p may see of its partner: the partner's hand while the players may communicate, else nothing."""
+    talk = s[OPT + OPT_TALK]
+    q = 1 - p
+    ok = talk == E.TALK_ALWAYS or (talk == E.TALK_SAME_FLOOR and s[pl_at(p, PL_FLOOR)] == s[pl_at(q, PL_FLOOR)])
+    s[VIEW_TALK] = ok
+    if ok:
+        n = s[pl_at(q, PL_HAND_N)]
+        s[VIEW_PARTNER_N] = n
+        for i in range(n):
+            s[at(VIEW_PARTNER, i)] = s[hand_at(q, i)]
+    else:
+        s[VIEW_PARTNER_N] = -1
+
+
+@rules_jit
+def draw_nb(s, p, n):
+    """Uniform integer in [0, n) from seat p's own strategy stream."""
+    return flat_below_nb(s, stream_at(1 + p), n)
+
+
+@rules_jit_inline
+def boss_open_nb(s, p):
+    """Hits the BOSS can still take from p's swords now (0 when p is not on the BOSS floor or a hit would not
+    count)."""
+    floor = s[pl_at(p, PL_FLOOR)]
+    top = s[SC + SC_N_FLOORS] - 1
+    if floor != top:
+        return 0
+    boss = s[SC + SC_BOSS_ROW]
+    if s[tc_at(boss, TF_BOTH)] == 1 and s[pl_at(1 - p, PL_FLOOR)] != top:
+        return 0
+    return s[tc_at(boss, TF_HP)] - s[SC + SC_BOSS_DMG]
+
+
+@rules_jit
+def worth_nb(s, f, p, who, c):
+    """Card c's worth, by seat p's weights, to the player `who` (p or its partner) where that pawn stands."""
+    floor = s[pl_at(who, PL_FLOOR)]
+    top = s[SC + SC_N_FLOORS] - 1
+    climb = min(s[card_at(c, CF_ARROWS)], top - floor)
+    targets = boss_open_nb(s, who) if floor == top else standing_on_nb(s, floor, s[pl_at(who, PL_SIDE)])
+    swords = min(s[card_at(c, CF_SWORDS)], targets)
+    return f[param_at(p, P_ARROW)] * climb + f[param_at(p, P_SWORD)] * swords
+
+
+@rules_jit_inline
+def follows_nb(s, c, top):
+    return s[card_at(c, CF_COLOUR)] == s[card_at(top, CF_COLOUR)] or \
+        s[card_at(c, CF_NUMBER)] == s[card_at(top, CF_NUMBER)]
+
+
+@rules_jit
+def team_bonus_nb(s, f, p, c):
+    """team_weight when the partner's hand is visible and holds a card that could follow c."""
+    if s[VIEW_TALK] == 0:
+        return 0.0
+    for i in range(s[VIEW_PARTNER_N]):
+        if follows_nb(s, s[at(VIEW_PARTNER, i)], c):
+            return f[param_at(p, P_TEAM)]
+    return 0.0
+
+
+@rules_jit
+def turn_nb(s, f, p, n):
+    """Seat p's action: a row of the n legal rows in CAND (kernel.legal_nb's order)."""
+    kind = s[at(KINDS, p)]
+    if kind == SCRIPTED:
+        return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
+    if kind == RANDOM:
+        return draw_nb(s, p, n)
+    return heuristic_turn_nb(s, f, p, n)
+
+
+@rules_jit
+def heuristic_turn_nb(s, f, p, n):
+    """The heuristics' turn (module docstring)."""
+    best_play = -1
+    best_play_v = -1.0
+    best_free = -1
+    best_free_v = -1.0
+    worst_redraw = -1
+    worst_redraw_v = 0.0
+    worst_offer = -1
+    worst_offer_v = 0.0
+    gift = -1
+    gift_v = -1.0
+    for i in range(n):
+        act = s[cand_at(i, 0)]
+        c = s[cand_at(i, 1)]
+        v = worth_nb(s, f, p, p, c)
+        if act == E.ACT_PLAY or act == E.ACT_FREE:
+            v += team_bonus_nb(s, f, p, c)
+            if act == E.ACT_PLAY and v > best_play_v:
+                best_play, best_play_v = i, v
+            elif act == E.ACT_FREE and v > best_free_v:
+                best_free, best_free_v = i, v
+        elif act == E.ACT_REDRAW:
+            if worst_redraw < 0 or v < worst_redraw_v:
+                worst_redraw, worst_redraw_v = i, v
+        else:
+            if worst_offer < 0 or v < worst_offer_v:
+                worst_offer, worst_offer_v = i, v
+            if s[VIEW_TALK] == 1:
+                w = worth_nb(s, f, p, 1 - p, c) - v
+                if w > gift_v:
+                    gift, gift_v = i, w
+    if best_play < 0 and best_free >= 0:
+        best_play, best_play_v = best_free, best_free_v
+    if best_play >= 0 and best_play_v > 0.0:
+        return best_play
+    if worst_offer >= 0 and s[pl_at(1 - p, PL_DOWN)] >= 0:
+        return gift if gift >= 0 else worst_offer
+    if worst_redraw >= 0:
+        return worst_redraw
+    if best_play >= 0:
+        return best_play
+    return gift if gift >= 0 else worst_offer
+
+
+@rules_jit
+def build_nb(s, f, p, n):
+    """The build decision of seat p (the round's start player): a row of the n legal rows in CAND
+    (build.build_options_nb's order)."""
+    kind = s[at(KINDS, p)]
+    if kind == SCRIPTED:
+        return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
+    if kind == RANDOM:
+        return draw_nb(s, p, n)
+    if kind == THINNER and s[SC + SC_DECK_N] > f[param_at(p, P_KEEP)]:
+        weakest = -1
+        for i in range(n):
+            if s[cand_at(i, 0)] == E.BUILD_U:
+                c = s[cand_at(i, 1)]
+                if weakest < 0 or weaker_nb(s, c, s[cand_at(weakest, 1)]):
+                    weakest = i
+        if weakest >= 0:
+            return weakest
+    best = 0
+    best_v = -1.0
+    for i in range(n):
+        act = s[cand_at(i, 0)]
+        if act == E.BUILD_Y:
+            return i
+        if act == E.BUILD_R:
+            v = pile_worth_nb(s, f, p, s[cand_at(i, 1)])
+            if v > best_v:
+                best, best_v = i, v
+    return best
+
+
+@rules_jit
+def weaker_nb(s, a, b):
+    """Is card a weaker than card b (fewer icons, then lower level, then lower id)?"""
+    ia = s[card_at(a, CF_SWORDS)] + s[card_at(a, CF_ARROWS)]
+    ib = s[card_at(b, CF_SWORDS)] + s[card_at(b, CF_ARROWS)]
+    if ia != ib:
+        return ia < ib
+    if s[card_at(a, CF_LEVEL)] != s[card_at(b, CF_LEVEL)]:
+        return s[card_at(a, CF_LEVEL)] < s[card_at(b, CF_LEVEL)]
+    return a < b
+
+
+@rules_jit
+def pile_worth_nb(s, f, p, k):
+    """Mean of arrow_weight x arrows + sword_weight x swords over the cards left in supply pile k (its contents are
+    public: the card list, less what was bought)."""
+    total = 0.0
+    m = s[SC + SC_PILE_N + k] - s[SC + SC_PILE_I + k]
+    if m <= 0:
+        return -1.0
+    for i in range(s[SC + SC_PILE_I + k], s[SC + SC_PILE_N + k]):
+        c = s[pile_at(k, i)]
+        total += f[param_at(p, P_ARROW)] * s[card_at(c, CF_ARROWS)] + f[param_at(p, P_SWORD)] * s[card_at(c, CF_SWORDS)]
+    return total / m
+
+
