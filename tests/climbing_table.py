@@ -98,6 +98,9 @@ class Table:
         """These cards join the common deck (taken from wherever they are; piles are not repacked)."""
         for c in cards:
             self.s[L.LOC + self.card(c)] = E.LOC_DECK
+        owned = [c for c in range(len(self.names)) if self.s[L.LOC + c] == E.LOC_DECK]
+        self.s[L.OWNED:L.OWNED + len(owned)] = owned
+        self.s[L.SC + L.SC_DECK_N] = len(owned)
 
     def deck_only(self, *cards: str) -> None:
         """The common deck is exactly these cards (the others leave the game)."""
@@ -105,7 +108,6 @@ class Table:
             if self.s[L.LOC + i] == E.LOC_DECK:
                 self.s[L.LOC + i] = E.LOC_OUT
         self.put_in_deck(*cards)
-        self.s[L.SC + L.SC_DECK_N] = len(cards)
 
     def set_floor(self, p: int, floor: int) -> None:
         self.s[L.PL + p * L.N_PL + L.PL_FLOOR] = floor

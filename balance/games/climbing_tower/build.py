@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..._jit import rules_jit
 from . import enums as E
-from .layout import (CC_BOUGHT, CC_REMOVED, FLOOR_HI, FLOOR_LO, LOC, OPT, OPT_LEFT_BEHIND, OPT_MIN_DECK, OPT_N_CARDS,
+from .layout import (OWNED, CC_BOUGHT, CC_REMOVED, FLOOR_HI, FLOOR_LO, LOC, OPT, OPT_LEFT_BEHIND, OPT_MIN_DECK, OPT_N_CARDS,
                      OPT_SKILL_GOLD, PL_FLOOR, POS_FLIPPED, POS_PLACED, POS_SLOT0, POS_TC, SC, SC_BOSS_DMG,
                      SC_BOSS_ROW, SC_DECK_N, SC_GOLD, SC_N_POS, SC_PILE_I, SC_PILE_N, SC_ROUND, SC_SKILLS,
                      SC_SUPPLY_TOKENS, SK_GAINED, SK_ROUND, SK_USED, SLOT_POS, TEAM, TF_N_FLOORS, TF_SAME_ROUND,
@@ -16,14 +16,10 @@ from .setup import emit_nb, place_nb
 
 @rules_jit
 def return_cards_nb(s):
-    """Every card of the round (hands, face down, played, discarded, the draw pile) back into the common deck."""
-    n = 0
-    for c in range(s[OPT + OPT_N_CARDS]):
-        loc = s[at(LOC, c)]
-        if E.LOC_DECK <= loc <= E.LOC_DISCARD:
-            s[at(LOC, c)] = E.LOC_DECK
-            n += 1
-    s[SC + SC_DECK_N] = n
+    """Every card of the round (hands, face down, played, discarded, the draw pile: the deck's own cards) back into
+    the common deck."""
+    for i in range(s[SC + SC_DECK_N]):
+        s[at(LOC, s[at(OWNED, i)])] = E.LOC_DECK
 
 
 @rules_jit
@@ -57,11 +53,10 @@ def build_options_nb(s):
         s[cand_at(n, 1)] = 2
         n += 1
     if gold >= 1 and s[SC + SC_DECK_N] > s[OPT + OPT_MIN_DECK]:
-        for c in range(s[OPT + OPT_N_CARDS]):
-            if s[at(LOC, c)] == E.LOC_DECK:
-                s[cand_at(n, 0)] = E.BUILD_U
-                s[cand_at(n, 1)] = c
-                n += 1
+        for i in range(s[SC + SC_DECK_N]):
+            s[cand_at(n, 0)] = E.BUILD_U
+            s[cand_at(n, 1)] = s[at(OWNED, i)]
+            n += 1
     return n
 
 
@@ -70,7 +65,7 @@ def build_one_nb(s, builder, act, arg):
     """Carry out one build action."""
     if act == E.BUILD_U:
         s[at(LOC, arg)] = E.LOC_OUT
-        s[SC + SC_DECK_N] -= 1
+        leave_deck_nb(s, arg)
         s[cc_at(arg, CC_REMOVED)] += 1
         s[TEAM + TM_REMOVED] += 1
         pay_nb(s, 1)
@@ -80,11 +75,35 @@ def build_one_nb(s, builder, act, arg):
     c = s[pile_at(arg, i)]
     s[SC + SC_PILE_I + arg] = i + 1
     s[at(LOC, c)] = E.LOC_DECK
-    s[SC + SC_DECK_N] += 1
+    join_deck_nb(s, c)
     s[cc_at(c, CC_BOUGHT)] += 1
     s[TEAM + TM_BOUGHT] += 1
     pay_nb(s, 1 if act == E.BUILD_R else 2)
     emit_nb(s, E.EV_BUY, builder, s[card_at(c, CF_LEVEL)], c, 0)
+
+
+@rules_jit
+def join_deck_nb(s, c):
+    """Card c joins the deck list, kept in ascending ids."""
+    i = s[SC + SC_DECK_N]
+    while i > 0 and s[at(OWNED, i - 1)] > c:
+        s[at(OWNED, i)] = s[at(OWNED, i - 1)]
+        i -= 1
+    s[at(OWNED, i)] = c
+    s[SC + SC_DECK_N] += 1
+
+
+@rules_jit
+def leave_deck_nb(s, c):
+    """Card c leaves the deck list."""
+    n = s[SC + SC_DECK_N]
+    j = 0
+    for i in range(n):
+        x = s[at(OWNED, i)]
+        if x != c:
+            s[at(OWNED, j)] = x
+            j += 1
+    s[SC + SC_DECK_N] = j
 
 
 @rules_jit

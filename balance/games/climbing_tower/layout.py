@@ -106,6 +106,7 @@ SC_BLOCKED = 21           # the seat that ended this round holding cards, -1
 SC_TOWER_ID = 22          # the tower's label index (ordered tower cards x BOSS side), -1 for a tower outside it
 SC_PILE_N = 23            # .. +3: cards in supply piles 0 (Level 2, Easy red), 1 (Easy blue), 2 (Level 3)
 SC_PILE_I = 26            # .. +3: next card of each supply pile
+SC_HIT_FLOORS = 29        # bit k: a skeleton fell on floor k this round
 N_SC = 32
 SC = _region(N_SC)
 
@@ -133,6 +134,7 @@ PL = _region(2 * N_PL)
 HAND = _region(2 * MAX_HAND)
 LOC = _region(MAX_CARDS)           # enums.LOC_* (+ seat)
 DECK = _region(MAX_CARDS)          # the common deck; during a round the draw pile is DECK[PILE_TOP:DECK_N]
+OWNED = _region(MAX_CARDS)         # the common deck's cards in ascending ids, SC_DECK_N of them (kept as cards come and go)
 PILES = _region(3 * MAX_CARDS)     # supply piles 0, 1, 2
 
 # --- per-game counters (the outcome arrays) -------------------------------------------------------------------------

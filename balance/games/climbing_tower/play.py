@@ -7,12 +7,12 @@ from ..._jit import rules_jit, rules_jit_inline
 from ...rng import flat_shuffle_nb
 from ..kernel_common import next_scripted_nb
 from . import enums as E
-from .layout import (BOSS_HITS_ROUND, CF_ARROWS, CF_COLOUR, CF_NUMBER, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI,
+from .layout import (OWNED, BOSS_HITS_ROUND, CF_ARROWS, CF_COLOUR, CF_NUMBER, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI,
                      FLOOR_LO, FN_BLOCKED, FN_BOSS_HITS, FN_CLIMBED, FN_OFFERS, FN_PASSES, FN_PLAYED, FN_REDRAWS,
                      FN_SKELETONS, FN_SWORDS, HIT, LOC, M_DEAL_I, M_DEAL_N, MAX_SLOTS, OPT, OPT_BONUS, OPT_HAND,
                      OPT_ICONS, OPT_N_CARDS, OPT_REDRAWS, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS,
                      PL_SIDE, SC, SC_BLOCKED, SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_ENDED, SC_FREE_USED, SC_GOLD,
-                     SC_N_FLOORS, SC_PILE_TOP, SC_ROUND, SC_SKILLS, SC_SUPPLY_TOKENS, SC_TOP, SC_TURN, SC_VICTORY, SC_WINNER,
+                     SC_N_FLOORS, SC_PILE_TOP, SC_ROUND, SC_HIT_FLOORS, SC_SKILLS, SC_SUPPLY_TOKENS, SC_TOP, SC_TURN, SC_VICTORY, SC_WINNER,
                      SK_USED, TEAM, TF_BOTH, TF_HP, TM_BONUS, TM_GOLD, at, card_at, cand_at, cc_at, final_at,
                      hand_at, hit_at, pl_at, sk_at, standing_at, stream_at, tc_at, CC_DEALT, CC_PLAYED, TM_BLOCKED)
 from .setup import SHUFFLE, emit_nb
@@ -22,12 +22,9 @@ from .setup import SHUFFLE, emit_nb
 def deal_nb(s, start):
     """Shuffle the common deck (ascending card ids, then the shuffle stream, or the test's deal script) and deal
     ``hand_size`` cards to the start player, then as many to the other; the rest is the draw pile."""
-    n = 0
-    for c in range(s[OPT + OPT_N_CARDS]):
-        if s[at(LOC, c)] == E.LOC_DECK:
-            s[at(DECK, n)] = c
-            n += 1
-    s[SC + SC_DECK_N] = n
+    n = s[SC + SC_DECK_N]
+    for i in range(n):
+        s[at(DECK, i)] = s[at(OWNED, i)]
     if s[M_DEAL_I] < s[M_DEAL_N]:
         for i in range(n):
             s[at(DECK, i)] = next_scripted_nb(s, DEAL_SCRIPT, M_DEAL_N, M_DEAL_I, s[at(DECK, i)])
@@ -173,6 +170,7 @@ def sword_nb(s, p):
         if n > 0:
             s[standing_at(slot, side)] = n - 1
             s[hit_at(slot, side)] += 1
+            s[SC + SC_HIT_FLOORS] |= 1 << floor
             s[final_at(p, FN_SKELETONS)] += 1
             emit_nb(s, E.EV_SWORD, p, floor, side, standing_on_nb(s, floor, side))
             return 0
@@ -252,27 +250,40 @@ def blocked_nb(s, p):
 
 
 @rules_jit
+def pay_side_nb(s, floor, side):
+    """One side of a floor at the end of the play phase: its fallen skeletons pay 1 gold each when none stands
+    there any more; otherwise they stand again where they fell, for nothing."""
+    hits = 0
+    for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
+        hits += s[hit_at(slot, side)]
+    if hits == 0:
+        return
+    if standing_on_nb(s, floor, side) == 0:
+        s[SC + SC_GOLD] += hits
+        s[TEAM + TM_GOLD] += hits
+        emit_nb(s, E.EV_GOLD, -1, floor, side, hits)
+    else:                       # back where they fell
+        for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
+            s[standing_at(slot, side)] += s[hit_at(slot, side)]
+        emit_nb(s, E.EV_GOLD, -1, floor, side, 0)
+    for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
+        s[hit_at(slot, side)] = 0
+
+
+@rules_jit
 def end_play_nb(s):
     """End of the play phase: each side of a floor hit this round pays its gold when nothing stands there any more;
     a group that did not all fall stands again at full number, for no gold. Then the empty-hand bonus, when both
     players played their whole hands (nothing left face down either)."""
-    for floor in range(s[SC + SC_N_FLOORS]):
-        for side in range(2):
-            hits = 0
-            for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
-                hits += s[hit_at(slot, side)]
-            if hits == 0:
-                continue
-            if standing_on_nb(s, floor, side) == 0:
-                s[SC + SC_GOLD] += hits
-                s[TEAM + TM_GOLD] += hits
-                emit_nb(s, E.EV_GOLD, -1, floor, side, hits)
-            else:                       # back where they fell
-                for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
-                    s[standing_at(slot, side)] += s[hit_at(slot, side)]
-                emit_nb(s, E.EV_GOLD, -1, floor, side, 0)
-            for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
-                s[hit_at(slot, side)] = 0
+    mask = s[SC + SC_HIT_FLOORS]
+    s[SC + SC_HIT_FLOORS] = 0
+    floor = 0
+    while mask != 0:            # only the floors where a skeleton fell this round, lowest first
+        if mask & 1:
+            for side in range(2):
+                pay_side_nb(s, floor, side)
+        mask >>= 1
+        floor += 1
     empty = s[SC + SC_BLOCKED] < 0 and s[SC + SC_DECK_N] > 0
     for p in range(2):
         empty = empty and s[pl_at(p, PL_HAND_N)] == 0 and s[pl_at(p, PL_DOWN)] < 0

@@ -15,7 +15,7 @@ from .layout import (BOSS_ROW, CAND, FLOOR_HI, FLOOR_LO, LOC, M_TRACE, MAX_SLOTS
                      SC_SUPPLY_TOKENS, SC_TOP, SC_TOWER_ID, SC_WINNER, SLOT_FLOOR, SLOT_POS, STANDING, TF_N_FLOORS,
                      TOKENS, TRACE, at, card_at, pile_at, pl_at, standing_at, stream_at, tc_at, tf_at, CF_COLOUR,
                      CF_LEVEL, FINAL, N_FINAL, CCNT, N_CC, MAX_CARDS, SKCNT, N_SK, N_SKILLS, TEAM, N_TEAM, HIT,
-                     N_SC, PL, N_PL, MAX_POS, BOSS_HITS_ROUND)
+                     N_SC, PL, N_PL, MAX_POS, BOSS_HITS_ROUND, OWNED)
 
 SHUFFLE = 0                 # stream 0: set-up and the rounds' shuffles
 
@@ -148,13 +148,11 @@ def deal_cards_nb(s):
     shuffled into their pile."""
     n_cards = s[OPT + OPT_N_CARDS]
     sh = stream_at(SHUFFLE)
-    n1 = 0
     n2 = 0
     n3 = 0
     for c in range(n_cards):
         level = s[card_at(c, CF_LEVEL)]
         s[at(LOC, c)] = E.LOC_DECK if level == 1 else E.LOC_OUT
-        n1 += level == 1
         if level == 2:
             s[pile_at(1, n2)] = c           # pile 1 as scratch for the Level 2 shuffle
             n2 += 1
@@ -186,7 +184,12 @@ def deal_cards_nb(s):
         s[at(LOC, c)] = E.LOC_PILE2B
     for i in range(n3):
         s[at(LOC, s[pile_at(2, i)])] = E.LOC_PILE3
-    s[SC + SC_DECK_N] = n1 + start2
+    n = 0
+    for c in range(n_cards):
+        if s[at(LOC, c)] == E.LOC_DECK:
+            s[at(OWNED, n)] = c
+            n += 1
+    s[SC + SC_DECK_N] = n
     s[SC + SC_PILE_N] = na
     s[SC + SC_PILE_N + 1] = nb
     s[SC + SC_PILE_I] = 0

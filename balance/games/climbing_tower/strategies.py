@@ -126,9 +126,23 @@ def turn_nb(s, f, p, n):
     return heuristic_turn_nb(s, f, p, n)
 
 
+@rules_jit_inline
+def reach_nb(s, who):
+    """(floors the pawn of `who` can still climb, skeletons or BOSS hits its swords can take where it stands): what
+    :func:`worth_nb` caps a card's arrows and swords at."""
+    floor = s[pl_at(who, PL_FLOOR)]
+    top = s[SC + SC_N_FLOORS] - 1
+    targets = boss_open_nb(s, who) if floor == top else standing_on_nb(s, floor, s[pl_at(who, PL_SIDE)])
+    return top - floor, targets
+
+
 @rules_jit
 def heuristic_turn_nb(s, f, p, n):
-    """The heuristics' turn (module docstring)."""
+    """The heuristics' turn (module docstring). Worth is :func:`worth_nb`, with the pawn's reach computed once."""
+    wa = f[param_at(p, P_ARROW)]
+    ws = f[param_at(p, P_SWORD)]
+    room, targets = reach_nb(s, p)
+    talk = s[VIEW_TALK] == 1
     best_play = -1
     best_play_v = -1.0
     best_free = -1
@@ -139,26 +153,41 @@ def heuristic_turn_nb(s, f, p, n):
     worst_offer_v = 0.0
     gift = -1
     gift_v = -1.0
-    for i in range(n):
+    i = 0
+    while i < n:                # plays and free plays come first: with one worth playing, nothing else matters
+        act = s[cand_at(i, 0)]
+        if act != E.ACT_PLAY and act != E.ACT_FREE:
+            break
+        c = s[cand_at(i, 1)]
+        v = wa * min(s[card_at(c, CF_ARROWS)], room) + ws * min(s[card_at(c, CF_SWORDS)], targets)
+        v += team_bonus_nb(s, f, p, c)
+        if act == E.ACT_PLAY and v > best_play_v:
+            best_play, best_play_v = i, v
+        elif act == E.ACT_FREE and v > best_free_v:
+            best_free, best_free_v = i, v
+        i += 1
+    if best_play >= 0 and best_play_v > 0.0:
+        return best_play
+    if best_play < 0 and best_free >= 0 and best_free_v > 0.0:
+        return best_free
+    q_room, q_targets = reach_nb(s, 1 - p)
+    while i < n:
         act = s[cand_at(i, 0)]
         c = s[cand_at(i, 1)]
-        v = worth_nb(s, f, p, p, c)
-        if act == E.ACT_PLAY or act == E.ACT_FREE:
-            v += team_bonus_nb(s, f, p, c)
-            if act == E.ACT_PLAY and v > best_play_v:
-                best_play, best_play_v = i, v
-            elif act == E.ACT_FREE and v > best_free_v:
-                best_free, best_free_v = i, v
-        elif act == E.ACT_REDRAW:
+        arrows = s[card_at(c, CF_ARROWS)]
+        swords = s[card_at(c, CF_SWORDS)]
+        v = wa * min(arrows, room) + ws * min(swords, targets)
+        if act == E.ACT_REDRAW:
             if worst_redraw < 0 or v < worst_redraw_v:
                 worst_redraw, worst_redraw_v = i, v
         else:
             if worst_offer < 0 or v < worst_offer_v:
                 worst_offer, worst_offer_v = i, v
-            if s[VIEW_TALK] == 1:
-                w = worth_nb(s, f, p, 1 - p, c) - v
+            if talk:
+                w = (wa * min(arrows, q_room) + ws * min(swords, q_targets)) - v
                 if w > gift_v:
                     gift, gift_v = i, w
+        i += 1
     if best_play < 0 and best_free >= 0:
         best_play, best_play_v = best_free, best_free_v
     if best_play >= 0 and best_play_v > 0.0:
