@@ -105,6 +105,12 @@ def assumptions(scenario) -> list[tuple[str, str, str]]:
     return rows
 
 
+def draw_map(scenario, level=None) -> str:
+    """The scenario's tower as text, or one tower card of it (1 the bottom card, the BOSS card last)."""
+    from .board import render
+    return render(scenario.components, scenario.rules, level)
+
+
 def groups(scenario) -> tuple[CounterGroup, ...]:
     cards = lambda sc: tuple(c.name for c in sc.components.cards)  # noqa: E731
     return (CounterGroup("card", L.CARD_COUNTER_NAMES, L.CC_BOUGHT, "cards", labels=cards, ratio_base=L.CC_DEALT,
@@ -146,7 +152,7 @@ SPEC = GameSpec(
     victory_names=E.VICTORY_NAMES, player_counter_names=L.FINAL_NAMES, counter_names=L.CARD_COUNTER_NAMES,
     item_name="card", item_labels=(), compile_scenario=compile_scenario, run_chunk=run_chunk,
     default_scenario=default_scenario, assumptions=assumptions, groups=groups,
-    reference=_reference, replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,
+    draw_map=draw_map, reference=_reference, replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,
     summary_counters=("floor", "skeletons", "boss_hits", "climbed", "cards_played", "redraws", "offers", "blocked"),
     list_keys={"components.cards": "name", "components.tower": "name", "components.boss": "name"},
     check=check, turn_cap=1000, cooperative=True, categories=categories,
