@@ -235,22 +235,22 @@ def check_tower(c: ClimbingTowerComponents, r: ClimbingTowerRules) -> None:
     if isinstance(r.tower, list):
         for n in r.tower:
             if n not in names:
-                raise ValueError(f"tower={r.tower}: no tower card {n!r} (allowed: {', '.join(names)})")
+                raise ValueError(f"rules.tower={r.tower}: no tower card {n!r} (allowed: {', '.join(names)})")
         if len(r.tower) != r.tower_cards:
-            raise ValueError(f"tower={r.tower}: {len(r.tower)} cards but tower_cards={r.tower_cards} (allowed: "
+            raise ValueError(f"rules.tower={r.tower}: {len(r.tower)} cards but tower_cards={r.tower_cards} (allowed: "
                              f"exactly {r.tower_cards} names)")
     elif len(names) < r.tower_cards:
-        raise ValueError(f"tower_cards={r.tower_cards}: only {len(names)} tower cards (allowed: at most "
+        raise ValueError(f"rules.tower_cards={r.tower_cards}: only {len(names)} tower cards (allowed: at most "
                          f"{len(names)})")
     n1, n2, n3 = (len(c.level(n)) for n in (1, 2, 3))
     if n2 < r.starting_level2:
-        raise ValueError(f"starting_level2={r.starting_level2}: only {n2} Level 2 cards (allowed: at most {n2})")
+        raise ValueError(f"rules.starting_level2={r.starting_level2}: only {n2} Level 2 cards (allowed: at most {n2})")
     if n1 + r.starting_level2 < 2 * r.hand_size:
-        raise ValueError(f"hand_size={r.hand_size}: the starting deck holds {n1 + r.starting_level2} cards "
+        raise ValueError(f"rules.hand_size={r.hand_size}: the starting deck holds {n1 + r.starting_level2} cards "
                          f"(allowed: a hand size the starting deck can deal twice, at most "
                          f"{(n1 + r.starting_level2) // 2})")
     if r.supply == "easy":
         other = {c.colour for c in c.level(2)}
         if len(other) > 2:
-            raise ValueError(f"supply='easy': Level 2 cards in {len(other)} colours {sorted(other)} (allowed: at "
+            raise ValueError(f"rules.supply='easy': Level 2 cards in {len(other)} colours {sorted(other)} (allowed: at "
                              "most two colours, one pile each)")
