@@ -51,25 +51,21 @@ def has_skill_nb(s, k):
     return (s[SC + SC_SKILLS] >> k) & 1
 
 
-@rules_jit_inline
-def matches_nb(s, c, top):
-    """C. A card may follow `top` when it shows the same colour or the same number (any card first)."""
-    return top < 0 or s[card_at(c, CF_COLOUR)] == s[card_at(top, CF_COLOUR)] or \
-        s[card_at(c, CF_NUMBER)] == s[card_at(top, CF_NUMBER)]
-
-
 @rules_jit
 def legal_nb(s, p):
-    """Player p's legal actions as (action, card) rows in CAND: plays in hand order (free plays with the free_play
+    """Player p's legal actions as (action, card) rows in CAND: plays (C: a card that shows the top card's colour or
+    number, any card first) in hand order (free plays with the free_play
     skill unused this round, for cards that do not match), then redraws, then offers; 0 rows with an empty hand or
     when nothing is possible."""
     n_hand = s[pl_at(p, PL_HAND_N)]
     top = s[SC + SC_TOP]
     free = has_skill_nb(s, E.SKILL_FREE_PLAY) == 1 and s[SC + SC_FREE_USED] == 0
+    colour = s[card_at(top, CF_COLOUR)] if top >= 0 else -1      # read once: the rows below are written into s
+    number = s[card_at(top, CF_NUMBER)] if top >= 0 else -1
     n = 0
     for i in range(n_hand):
         c = s[hand_at(p, i)]
-        if matches_nb(s, c, top):
+        if top < 0 or s[card_at(c, CF_COLOUR)] == colour or s[card_at(c, CF_NUMBER)] == number:
             s[cand_at(n, 0)] = E.ACT_PLAY
             s[cand_at(n, 1)] = c
             n += 1
