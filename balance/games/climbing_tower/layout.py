@@ -120,7 +120,6 @@ STANDING = _region(2 * MAX_SLOTS)  # skeleton tokens standing at (slot, side)
 FLOOR_LO = _region(MAX_SLOTS)      # lowest slot of each floor
 FLOOR_HI = _region(MAX_SLOTS)      # highest slot
 HIT = _region(2 * MAX_SLOTS)       # skeletons defeated this round at (slot, side)
-BOSS_HITS_ROUND = _region(1)
 
 # --- players: s[pl_at(p, PL_*)] ----------------------------------------------------------------------------------
 PL_FLOOR = 0

@@ -7,7 +7,7 @@ from ..._jit import rules_jit, rules_jit_inline
 from ...rng import flat_shuffle_nb
 from ..kernel_common import next_scripted_nb
 from . import enums as E
-from .layout import (OWNED, BOSS_HITS_ROUND, CF_ARROWS, CF_COLOUR, CF_NUMBER, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI,
+from .layout import (OWNED, CF_ARROWS, CF_COLOUR, CF_NUMBER, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI,
                      FLOOR_LO, FN_BLOCKED, FN_BOSS_HITS, FN_CLIMBED, FN_OFFERS, FN_PASSES, FN_PLAYED, FN_REDRAWS,
                      FN_SKELETONS, FN_SWORDS, HIT, LOC, M_DEAL_I, M_DEAL_N, MAX_SLOTS, OPT, OPT_BONUS, OPT_HAND,
                      OPT_ICONS, OPT_N_CARDS, OPT_REDRAWS, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS,
@@ -156,7 +156,6 @@ def sword_nb(s, p):
             return 0
         dmg = s[SC + SC_BOSS_DMG] + 1
         s[SC + SC_BOSS_DMG] = dmg
-        s[BOSS_HITS_ROUND] += 1
         s[final_at(p, FN_BOSS_HITS)] += 1
         emit_nb(s, E.EV_BOSS_HIT, p, dmg, s[tc_at(boss, TF_HP)], 0)
         return dmg >= s[tc_at(boss, TF_HP)]

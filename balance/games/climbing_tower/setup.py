@@ -15,7 +15,7 @@ from .layout import (BOSS_ROW, CAND, FLOOR_HI, FLOOR_LO, LOC, M_TRACE, MAX_SLOTS
                      SC_SUPPLY_TOKENS, SC_TOP, SC_TOWER_ID, SC_WINNER, SLOT_FLOOR, SLOT_POS, STANDING, TF_N_FLOORS,
                      TOKENS, TRACE, at, card_at, pile_at, pl_at, standing_at, stream_at, tc_at, tf_at, CF_COLOUR,
                      CF_LEVEL, FINAL, N_FINAL, CCNT, N_CC, MAX_CARDS, SKCNT, N_SK, N_SKILLS, TEAM, N_TEAM, HIT,
-                     N_SC, PL, N_PL, MAX_POS, BOSS_HITS_ROUND, OWNED)
+                     N_SC, PL, N_PL, MAX_POS, OWNED)
 
 SHUFFLE = 0                 # stream 0: set-up and the rounds' shuffles
 
@@ -36,7 +36,6 @@ def reset_nb(s, seed, game):
     s[POS_FLIPPED:POS_FLIPPED + MAX_POS] = 0
     s[STANDING:STANDING + 2 * MAX_SLOTS] = 0
     s[HIT:HIT + 2 * MAX_SLOTS] = 0
-    s[BOSS_HITS_ROUND] = 0
     s[FINAL:FINAL + 2 * N_FINAL] = 0
     s[CCNT:CCNT + MAX_CARDS * N_CC] = 0
     s[SKCNT:SKCNT + N_SKILLS * N_SK] = 0

@@ -19,9 +19,9 @@ The heuristics share one frame and differ in weights and in the build phase:
   ``sword_weight`` x the skeletons (or BOSS hits) its swords would take where the pawn stands.
 * A turn: play the playable card of highest worth plus, when the partner's hand is visible, ``team_weight`` if the
   partner holds a card that could follow it; a free play (the skill) only when no card matches. With nothing worth
-  playing: complete an exchange the partner offered (giving the card worth least to itself, or, seeing the partner's
-  hand, the card worth most to the partner), else redraw its least worth card, else play a card of no worth, else
-  offer its least worth card. Ties go to the first row.
+  playing: complete an exchange the partner offered, else redraw its least worth card, else play a card of no worth,
+  else offer. An offer gives, seeing the partner's hand, the card whose worth to the partner less its worth to itself
+  is highest (when that is above -1), else its own least worth card. Ties go to the first row.
 * The build phase (the round's start player decides): ``deck_thinner`` first removes its weakest card (fewest icons,
   then lowest level, then lowest id) while the deck holds more than ``keep`` cards; then everyone buys Level 3 while
   two gold remain, then Level 2 from the pile whose cards are worth most on average by its weights; then stops.
@@ -32,7 +32,7 @@ from ..._jit import rules_jit, rules_jit_inline
 from ...rng import flat_below_nb
 from ..kernel_common import next_scripted_nb
 from . import enums as E
-from .layout import (BOSS_HITS_ROUND, CF_ARROWS, CF_COLOUR, CF_LEVEL, CF_NUMBER, CF_SWORDS, CHOICE_SCRIPT, KINDS, LOC,
+from .layout import (CF_ARROWS, CF_COLOUR, CF_LEVEL, CF_NUMBER, CF_SWORDS, CHOICE_SCRIPT, KINDS, LOC,
                      M_CHOICE_I, M_CHOICE_N, OPT, OPT_N_CARDS, OPT_TALK, PL_FLOOR, PL_HAND_N, PL_DOWN, PL_SIDE, SC,
                      SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_N_FLOORS, SC_PILE_I, SC_PILE_N, SC_TOP, TF_BOTH, TF_HP,
                      TF_SAME_ROUND, VIEW_PARTNER, VIEW_PARTNER_N, VIEW_TALK, at, card_at, cand_at, hand_at, param_at,

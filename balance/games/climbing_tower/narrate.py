@@ -1,0 +1,348 @@
+"""Narration of one Climbing Tower game: readable English, or JSON lines (schema in ``docs/trace.md``).
+
+The game told is a reference-engine game (:mod:`.reference`). :func:`replay` plays it and also has the kernel play
+the same seed, and refuses to narrate a game the two engines disagree on.
+
+Events count floors and seats from 0, as the kernel does; the English text counts them from 1, for people ("player
+1" is seat 0, "floor 1" is the bottom floor).
+"""
+from __future__ import annotations
+
+import json
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from . import enums as E
+from . import layout as L
+from .reference import ReferenceGame, Snapshot, play_scenario, scenario_lineup
+
+KIND_NAMES = {0: "random", 1: "climber", 2: "skeleton_farmer", 3: "deck_thinner", 9: "scripted"}
+SIDE_NAMES = ("left", "right")
+TURN_EVENTS = (E.EV_REDRAW, E.EV_OFFER, E.EV_PLAY, E.EV_PASS)     # each starts a turn (the turn counter's step)
+PLAY_EFFECTS = (E.EV_SWORD, E.EV_BOSS_HIT, E.EV_CLIMB)            # what a played card's icons do, after its play
+
+
+def _card(game: ReferenceGame | None, c: int):
+    """A card by name (its id without a game); None for -1."""
+    if c < 0:
+        return None
+    return game.card_names[c] if game is not None else c
+
+
+def _skill(k: int) -> str | None:
+    return E.SKILL_KINDS[k] if 0 <= k < len(E.SKILL_KINDS) else None
+
+
+def _victory(v: int) -> str:
+    return E.VICTORY_NAMES[v] if 0 <= v < len(E.VICTORY_NAMES) else f"victory#{v}"
+
+
+def event_fields(row: Sequence[int], game: ReferenceGame | None = None) -> dict:
+    """The named fields of one event row ``(kind, player, a, b, c)`` (everything but "type", "round", "turn",
+    "player"). Cards are named with a game (their ids without one); floors and positions count from 0."""
+    kind, p, a, b, c = (int(x) for x in row)
+    if kind == E.EV_TOWER:
+        name = (game.tower_list[b] if b >= 0 else "BOSS") if game is not None else b
+        return {"position": a, "tower_card": name, "boss_side": game.boss_names[c] if game is not None else c}
+    if kind == E.EV_ROUND:
+        return {"start": p, "deck": b}
+    if kind == E.EV_DEAL:
+        return {"card": _card(game, a)}
+    if kind == E.EV_REDRAW:
+        return {"discarded": _card(game, a), "drawn": _card(game, b)}
+    if kind == E.EV_OFFER:
+        return {"card": _card(game, a)}
+    if kind == E.EV_EXCHANGE:
+        return {"gets": [_card(game, a), _card(game, b)]}
+    if kind == E.EV_PLAY:
+        return {"card": _card(game, a), "on": _card(game, b), "free": bool(c)}
+    if kind == E.EV_SWORD:
+        return {"floor": a, "side": SIDE_NAMES[b], "standing": c}
+    if kind == E.EV_BOSS_HIT:
+        return {"damage": a, "hp": b}
+    if kind == E.EV_CLIMB:
+        return {"from": a, "to": b}
+    if kind == E.EV_BLOCKED:
+        return {"hand": a}
+    if kind == E.EV_GOLD:
+        return {"floor": a, "side": SIDE_NAMES[b], "gold": c}
+    if kind == E.EV_BONUS:
+        return {"gold": a, "source": "skill" if b else "empty_hand"}
+    if kind == E.EV_BUY:
+        return {"level": a, "card": _card(game, b)}
+    if kind == E.EV_REMOVE:
+        return {"card": _card(game, a)}
+    if kind == E.EV_SKILL:
+        return {"position": a, "skill": _skill(b)}
+    if kind in (E.EV_PLACE, E.EV_RETURN):
+        return {"position": a, "tokens": b}
+    if kind == E.EV_END:
+        return {"victory": _victory(a), "round": b, "boss_damage": c}
+    return {}           # pass: the type says it all
+
+
+def describe_event(row: Sequence[int], game: ReferenceGame | None = None) -> str:
+    """One event decoded by name, e.g. ``sword(player=0, floor=4, side='left', standing=1)``."""
+    kind = int(row[0])
+    name = E.EV_NAMES.get(kind, f"event#{kind}")
+    fields = ", ".join(f"{k}={v!r}" for k, v in event_fields(row, game).items())
+    return f"{name}(player={int(row[1])}{', ' if fields else ''}{fields})"
+
+
+# --- JSON lines ----------------------------------------------------------------------------------------------------
+
+def snapshot_record(snap: Snapshot, game: ReferenceGame) -> dict:
+    """A snapshot as its JSON object (see docs/trace.md)."""
+    return {
+        "type": "snapshot", "round": snap.round, "turn": snap.turn, "start": snap.start,
+        "players": [{"seat": p, "side": SIDE_NAMES[game.sides[p]], "floor": snap.floors[p],
+                     "hand": [game.card_names[c] for c in snap.hands[p]], "face_down": _card(game, snap.face_down[p])}
+                    for p in range(2)],
+        "top": _card(game, snap.top), "draw_pile": snap.draw_pile, "standing": [list(x) for x in snap.standing],
+        "fallen": [list(x) for x in snap.fallen],
+        "gold": snap.gold, "supply_tokens": snap.supply_tokens, "boss_damage": snap.boss_damage,
+        "skills": [E.SKILL_KINDS[k] for k in snap.skills], "deck": snap.deck_size,
+    }
+
+
+def records(game: ReferenceGame) -> Iterator[dict]:
+    """The game as JSON-ready dicts: a "game" header, every event, and a snapshot after each turn (right after the
+    turn's last event)."""
+    yield {"type": "game", "seed": game.seed, "game": game.game, "players": 2,
+           "strategies": [KIND_NAMES.get(k, f"kind{k}") for k in game.kinds],
+           "sides": [SIDE_NAMES[s] for s in game.sides], "tower": list(game.tower_names), "floors": game.floor_count,
+           "boss_hp": game.boss_hp, "tower_label": game.tower}
+    snaps = iter(game.snapshots)
+    snap = next(snaps, None)
+    rnd = turn = 0
+    for i, row in enumerate(game.events):
+        kind, player = int(row[0]), int(row[1])
+        if kind == E.EV_ROUND:
+            rnd = int(row[2])
+        if kind in TURN_EVENTS:
+            turn += 1
+        yield {"type": E.EV_NAMES[kind], "round": rnd, "turn": turn, "player": None if player < 0 else player,
+               **event_fields(row, game)}
+        while snap is not None and snap.events == i + 1:
+            yield snapshot_record(snap, game)
+            snap = next(snaps, None)
+
+
+def narrate_jsonl(game: ReferenceGame) -> Iterator[str]:
+    """The game as JSON lines: one object per line, no newline characters (schema in docs/trace.md)."""
+    for rec in records(game):
+        yield json.dumps(rec, separators=(",", ":"))
+
+
+# --- English -------------------------------------------------------------------------------------------------------
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _who(p: int) -> str:
+    return f"player {p + 1}"
+
+
+def _floor(f: int) -> str:
+    return f"floor {f + 1}"
+
+
+def _place(game: ReferenceGame, pos: int) -> str:
+    if pos == len(game.tower_names) - 1:
+        return "the BOSS card"
+    return f"tower card {game.tower_names[pos]}"
+
+
+def _play_line(game: ReferenceGame, row, effects: list) -> str:
+    """'player 1 plays red_3 on purple_3: 2 swords defeat 2 skeletons on floor 5 (left), climbs ...'."""
+    _, p, a, b, c = row
+    swords, arrows = game.card_icons[a]
+    head = f"  {_who(p)} plays {game.card_names[a]}" + (f" on {game.card_names[b]}" if b >= 0 else "") + \
+        (" (a free play: the free_play skill)" if c else "")
+    parts = []
+    climbs = [e for e in effects if e[0] == E.EV_CLIMB]
+    kills = [e for e in effects if e[0] == E.EV_SWORD]
+    hits = [e for e in effects if e[0] == E.EV_BOSS_HIT]
+    climb_text = [f"climbs from {_floor(e[2])} to {_floor(e[3])}" for e in climbs]
+    if climbs and effects and effects[0][0] == E.EV_CLIMB:
+        parts += climb_text
+    if hits:
+        last = hits[-1]
+        parts.append(f"{_plural(swords, 'sword')}: {_plural(len(hits), 'hit')} on the BOSS "
+                     f"({last[2]} of {last[3]} damage)" + (", the BOSS is defeated!" if last[2] >= last[3] else ""))
+    elif kills:
+        last = kills[-1]
+        parts.append(f"{_plural(swords, 'sword')} defeat{'s' if swords == 1 else ''} "
+                     f"{_plural(len(kills), 'skeleton')} on {_floor(last[2])} ({SIDE_NAMES[last[3]]}), "
+                     f"{last[4]} still standing there")
+    elif swords:
+        parts.append(f"{_plural(swords, 'sword')} find{'s' if swords == 1 else ''} no target")
+    if climbs and not (effects and effects[0][0] == E.EV_CLIMB):
+        parts += climb_text
+    elif arrows and not climbs:
+        parts.append("cannot climb higher")
+    return head + (": " + ", ".join(parts) if parts else "")
+
+
+def _line(game: ReferenceGame, row, effects: list) -> str | None:
+    kind, p, a, b, c = row
+    if kind == E.EV_TOWER:
+        what = "the BOSS card, side " + game.boss_names[c] if b < 0 else f"tower card {game.tower_list[b]}"
+        return f"Tower position {a + 1}{' (bottom)' if a == 0 else ''}: {what}"
+    if kind == E.EV_PLACE:
+        return f"  {_plural(b, 'skeleton token')} placed on {_place(game, a)}"
+    if kind == E.EV_ROUND:
+        return f"Round {a} ({_who(p)} starts): a deck of {_plural(b, 'card')}"
+    if kind == E.EV_REDRAW:
+        return f"  {_who(p)} redraws: discards {game.card_names[a]}, draws {game.card_names[b]}"
+    if kind == E.EV_OFFER:
+        return f"  {_who(p)} offers an exchange: {game.card_names[a]} face down"
+    if kind == E.EV_EXCHANGE:
+        return f"  exchange: player 1 takes {game.card_names[a]}, player 2 takes {game.card_names[b]}"
+    if kind == E.EV_PLAY:
+        return _play_line(game, row, effects)
+    if kind in PLAY_EFFECTS:
+        return None                      # told on the play's line
+    if kind == E.EV_PASS:
+        return f"  {_who(p)} passes (empty hand)"
+    if kind == E.EV_BLOCKED:
+        return f"  {_who(p)} holds {_plural(a, 'card')} and cannot act: the round ends"
+    if kind == E.EV_GOLD:
+        where = f"{_floor(a)} ({SIDE_NAMES[b]})"
+        if c:
+            return f"  {where}: {c} gold for the skeletons defeated"
+        return f"  {where}: the group did not all fall; the fallen skeletons stand again, no gold"
+    if kind == E.EV_BONUS:
+        return f"  {'bonus_gold skill' if b else 'both hands played out, empty-hand bonus'}: {a} gold"
+    if kind == E.EV_BUY:
+        return f"  {_who(p)} buys {game.card_names[b]} (Level {a}, {'Y' if a == 3 else 'R'})"
+    if kind == E.EV_REMOVE:
+        return f"  {_who(p)} removes {game.card_names[a]} from the game (U)"
+    if kind == E.EV_SKILL:
+        if b < 0:
+            return f"  {_place(game, a)} is cleared and flipped: its skill is already known"
+        return f"  {_place(game, a)} is cleared and flipped: the team gains the {E.SKILL_KINDS[b]} skill"
+    if kind == E.EV_RETURN:
+        return f"  {_place(game, a)} is left behind: {_plural(b, 'skeleton token')} back to the supply"
+    if kind == E.EV_END:
+        if a == E.WIN_BOSS:
+            return f"The BOSS is defeated in round {b}: the team wins!"
+        return f"The round limit is reached after round {b}: the team loses ({_victory(a)}, BOSS damage {c})."
+    return f"  {describe_event(row, game)}"
+
+
+def _snapshot_line(snap: Snapshot, game: ReferenceGame) -> str:
+    standing = ", ".join(f"{f + 1}: {lr[0]}/{lr[1]}" for f, lr in enumerate(snap.standing) if lr[0] or lr[1])
+    skills = ", ".join(E.SKILL_KINDS[k] for k in snap.skills) or "none"
+    floors = ", ".join(f"{_who(p)} on {_floor(snap.floors[p])}" for p in range(2))
+    return (f"  = {floors} (BOSS on {_floor(game.floor_count - 1)}); skeletons left/right by floor: "
+            f"{standing or 'none'}; gold {snap.gold}; BOSS damage {snap.boss_damage}; skills {skills}; "
+            f"deck {snap.deck_size}")
+
+
+def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str:
+    """The whole game in readable English: one line per event (a played card's line tells what its swords and
+    arrows did; consecutive deals to one player share a line), and a compact state line after each round's last
+    turn. `names`: one per seat, in place of "player 1" and "player 2" in the header."""
+    if names is not None and len(names) != 2:
+        raise ValueError(f"{len(names)} names for 2 players")
+    seats = ", ".join(f"{_who(p)}{f' = {names[p]}' if names else ''} ({KIND_NAMES.get(k, f'kind {k}')}, "
+                      f"{SIDE_NAMES[game.sides[p]]} side)" for p, k in enumerate(game.kinds))
+    lines = [f"Climbing Tower, seed {game.seed}, game {game.game}: {seats}",
+             f"Tower, bottom to top: {', '.join(game.tower_names)} ({_plural(game.floor_count, 'floor')}; the BOSS "
+             f"on {_floor(game.floor_count - 1)} takes {game.boss_hp} hits)"]
+    events = [tuple(int(x) for x in row) for row in game.events]
+    round_ends = {}                      # events told -> the snapshot after the last turn of a round
+    for snap in game.snapshots:
+        round_ends = {k: v for k, v in round_ends.items() if v.round != snap.round}
+        round_ends[snap.events] = snap
+    i = 0
+    pending = None
+    while i < len(events):
+        row = events[i]
+        if row[0] == E.EV_DEAL:
+            j = i
+            while j < len(events) and events[j][0] == E.EV_DEAL and events[j][1] == row[1]:
+                j += 1
+            lines.append(f"  {_who(row[1])} is dealt {', '.join(game.card_names[e[2]] for e in events[i:j])}")
+            i = j
+            continue
+        j = i + 1
+        while row[0] == E.EV_PLAY and j < len(events) and events[j][0] in PLAY_EFFECTS:
+            j += 1
+        line = _line(game, row, list(events[i + 1:j]))
+        if line is not None:
+            lines.append(line)
+        i += 1
+        if i in round_ends:
+            pending = round_ends[i]
+        if pending is not None and (i == len(events) or events[i][0] != E.EV_BLOCKED):
+            lines.append(_snapshot_line(pending, game))     # after the round's last turn (and its blocked player)
+            pending = None
+    return "\n".join(lines)
+
+
+# --- replay: the reference game, checked against the kernel --------------------------------------------------------
+
+def kernel_outcome(s: np.ndarray, n_cards: int) -> dict:
+    """The kernel's per-game outputs from its final state array, in the reference's names."""
+    from .layout import stream_at
+
+    sc = L.SC
+    return {
+        "winner": int(s[sc + L.SC_WINNER]), "victory": int(s[sc + L.SC_VICTORY]), "turns": int(s[sc + L.SC_TURN]),
+        "rounds": int(s[sc + L.SC_ROUND]), "tower": int(s[sc + L.SC_TOWER_ID]),
+        "boss_side": int(s[sc + L.SC_BOSS_SIDE]),
+        "final": s[L.FINAL:L.FINAL + 2 * L.N_FINAL].reshape(2, L.N_FINAL),
+        "cards": s[L.CCNT:L.CCNT + n_cards * L.N_CC].reshape(n_cards, L.N_CC),
+        "skills": s[L.SKCNT:L.SKCNT + L.N_SKILLS * L.N_SK].reshape(L.N_SKILLS, L.N_SK),
+        "team": s[L.TEAM:L.TEAM + L.N_TEAM],
+        "draws": int(sum(s[int(stream_at(i)) + 1] for i in range(3))),
+    }
+
+
+def reference_outcome(game: ReferenceGame) -> dict:
+    return {"winner": game.winner, "victory": game.victory, "turns": game.turns, "rounds": game.rounds,
+            "tower": game.tower, "boss_side": game.boss_side, "final": game.final, "cards": game.cards,
+            "skills": game.skills, "team": game.team, "draws": game.draws}
+
+
+def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) -> str | None:
+    """Where a kernel trace (``kernel.trace_game``'s events and final state) departs from a reference game: the
+    first differing event, or the first differing final count; None when they agree."""
+    kernel_events = [tuple(int(x) for x in row) for row in events]
+    for i, (k, r) in enumerate(zip(kernel_events, game.events)):
+        if k != tuple(r):
+            return (f"event {i} differs: kernel {describe_event(k, game)}, "
+                    f"reference {describe_event(r, game)}")
+    if len(kernel_events) != len(game.events):
+        n = min(len(kernel_events), len(game.events))
+        extra = kernel_events[n:] or game.events[n:]
+        who = "kernel" if len(kernel_events) > n else "reference"
+        return (f"event counts differ: kernel {len(kernel_events)}, reference {len(game.events)}; "
+                f"event {n} only in the {who}: {describe_event(extra[0], game)}")
+    kernel = kernel_outcome(s, len(game.card_names))
+    for key, ref in reference_outcome(game).items():
+        if not np.array_equal(np.asarray(kernel[key]), np.asarray(ref)):
+            k, r = np.asarray(kernel[key]), np.asarray(ref)
+            return f"final {key} differ: kernel {k.tolist()}, reference {r.tolist()}"
+    return None
+
+
+def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
+    """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
+    against the kernel's trace of the same game; raises RuntimeError if the two engines disagree."""
+    from . import compile_scenario
+    from .kernel import trace_game
+
+    seed = scenario.seed if seed is None else int(seed)
+    ref = play_scenario(scenario, seed=seed, game=game)
+    s0, f0, _, _ = compile_scenario(scenario)
+    kinds, params = scenario_lineup(scenario, game)
+    events, s = trace_game(s0, f0, kinds, params, seed, game)
+    problem = kernel_disagreement(ref, events, s)
+    if problem:
+        raise RuntimeError(f"kernel and reference engine disagree on seed {seed}, game {game}: {problem}")
+    return ref
