@@ -40,6 +40,14 @@ PLAYTHROUGHS = {
     # the Specter bonus each encounter): experience trade-ins, the rust monster eating items, a hero out, a win.
     "haunted_tower_options_5p_seed2.jsonl": ["replay", str(HERE / "haunted_tower_options_5p.toml"), "--seed", "2",
                                              "--format", "jsonl"],
+    # Climbing Tower's default pair (climber and skeleton farmer) on a random tower: redraws, exchanges, a group that
+    # stands again, a blocked round, Level 3 bought, the BOSS defeated.
+    "climbing_tower_default_seed20.jsonl": ["replay", str(ROOT / "scenarios" / "climbing_tower.toml"), "--seed", "20",
+                                            "--format", "jsonl"],
+    # Every Climbing Tower rule option changed (climbing_tower_options.toml), a deck thinner with another keep and a
+    # farmer with another sword weight: removals, skills, the BOSS side that needs both pawns.
+    "climbing_tower_options_seed89.jsonl": ["replay", str(HERE / "climbing_tower_options.toml"), "--seed", "89",
+                                            "--format", "jsonl"],
 }
 
 

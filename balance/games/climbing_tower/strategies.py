@@ -87,17 +87,6 @@ def boss_open_nb(s, p):
     return s[tc_at(boss, TF_HP)] - s[SC + SC_BOSS_DMG]
 
 
-@rules_jit
-def worth_nb(s, f, p, who, c):
-    """Card c's worth, by seat p's weights, to the player `who` (p or its partner) where that pawn stands."""
-    floor = s[pl_at(who, PL_FLOOR)]
-    top = s[SC + SC_N_FLOORS] - 1
-    climb = min(s[card_at(c, CF_ARROWS)], top - floor)
-    targets = boss_open_nb(s, who) if floor == top else standing_on_nb(s, floor, s[pl_at(who, PL_SIDE)])
-    swords = min(s[card_at(c, CF_SWORDS)], targets)
-    return f[param_at(p, P_ARROW)] * climb + f[param_at(p, P_SWORD)] * swords
-
-
 @rules_jit_inline
 def follows_nb(s, c, top):
     return s[card_at(c, CF_COLOUR)] == s[card_at(top, CF_COLOUR)] or \
@@ -129,7 +118,7 @@ def turn_nb(s, f, p, n):
 @rules_jit_inline
 def reach_nb(s, who):
     """(floors the pawn of `who` can still climb, skeletons or BOSS hits its swords can take where it stands): what
-    :func:`worth_nb` caps a card's arrows and swords at."""
+    a card's worth caps its arrows and swords at (module docstring)."""
     floor = s[pl_at(who, PL_FLOOR)]
     top = s[SC + SC_N_FLOORS] - 1
     targets = boss_open_nb(s, who) if floor == top else standing_on_nb(s, floor, s[pl_at(who, PL_SIDE)])
@@ -138,7 +127,8 @@ def reach_nb(s, who):
 
 @rules_jit
 def heuristic_turn_nb(s, f, p, n):
-    """The heuristics' turn (module docstring). Worth is :func:`worth_nb`, with the pawn's reach computed once."""
+    """The heuristics' turn (module docstring): a card's worth is arrow_weight x min(arrows, room) + sword_weight x
+    min(swords, targets), with the pawn's reach (:func:`reach_nb`) computed once a decision."""
     wa = f[param_at(p, P_ARROW)]
     ws = f[param_at(p, P_SWORD)]
     room, targets = reach_nb(s, p)
