@@ -228,7 +228,8 @@ def contrasts(r: Results) -> Figure:
     fig = _figure(10, 1.6 + 0.5 * len(df))
     ax_rate, ax_diff = fig.subplots(1, 2, sharey=True)
     y = np.arange(len(df))[::-1]
-    labels = [f"{v}" if c == "scenario" else f"{v}\n({s})" for c, v, s in zip(df.contrast, df.variant, df.sets)]
+    labels = [f"scenario\n({v})" if c == "scenario" else f"{v}\n({s})"
+              for c, v, s in zip(df.contrast, df.variant, df.sets)]
     rate, err = _errors(df)
     ax_rate.errorbar(100 * rate, y, xerr=100 * np.nan_to_num(err), fmt="o", capsize=4)
     ax_rate.set_yticks(y, labels)

@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import textwrap
 import uuid
 from functools import cached_property
@@ -590,6 +591,12 @@ def _group_display(df: pd.DataFrame, g) -> pd.DataFrame:
     return pd.DataFrame(items)
 
 
+def file_name(name: str) -> str:
+    """A table's or figure's name as part of a file name: lower case, each run of other characters than a-z and 0-9
+    one '_' ("BOSS side" -> "boss_side")."""
+    return re.sub(r"[^a-z0-9]+", "_", str(name).lower()).strip("_") or "x"
+
+
 _LEFT = {"strategy", "kind", "measure", "lineup", "outcome", "contrast", "variant"}
 
 
@@ -614,22 +621,25 @@ class _Plots:
 
     def available(self) -> list[str]:
         """The figures this run's game has, in report order (``group_<name>`` for each counter group after the
-        first, which is ``cards``)."""
+        first, ``category_<name>`` for each category, names as :func:`file_name` writes them; ``cards`` is the
+        first group)."""
         t = self._r.tallies
         if t.cooperative:           # no seat balance: the team's figures
-            names = ["lengths", "victories", "cards"] + [f"group_{g.name}" for g in t.groups[1:]]
-            names += [f"category_{c.name}" for c in t.categories]
+            names = ["lengths", "victories", "cards"] + [f"group_{file_name(g.name)}" for g in t.groups[1:]]
+            names += [f"category_{file_name(c.name)}" for c in t.categories]
             return names + (["contrasts"] if len(self._r.contrasts) else [])
         names = ["seats"] + (["roles"] if t.role_name else []) + ["lengths", "victories"]
         names += (["score_lines"] if t.score_lines else []) + ["cards"]
-        names += [f"group_{g.name}" for g in t.groups[1:]] + ["win_rate_by_length"]
+        names += [f"group_{file_name(g.name)}" for g in t.groups[1:]] + ["win_rate_by_length"]
         return names
 
     def __getattr__(self, name: str):
-        if name.startswith("group_"):
-            return lambda **kw: self.group(name[len("group_"):], **kw)
-        if name.startswith("category_"):
-            return lambda **kw: self.category(name[len("category_"):], **kw)
+        t = self._r.tallies
+        for prefix, things, draw in (("group_", t.groups, self.group), ("category_", t.categories, self.category)):
+            if name.startswith(prefix):
+                wanted = name[len(prefix):]
+                found = next((x.name for x in things if wanted in (x.name, file_name(x.name))), wanted)
+                return lambda **kw: draw(found, **kw)
         raise AttributeError(name)
 
     def category(self, name: str, **kw):

@@ -79,7 +79,7 @@ def run_chunk(compiled, *, seed, rotate, game0, n_games, n_blocks=1, out=None) -
             "victory": victory, "turns": (2 * rounds).astype(np.int32), "rounds": rounds,
             "seat_strategy": seat_strategy.astype(np.int8), "final": final.astype(np.int16),
             "cards": cards.reshape(n_games, 1, len(CARDS), 3), "skills": skills.reshape(n_games, 1, len(SKILLS), 1),
-            "tower": tower.astype(np.int16)}
+            "tower": tower.astype(np.int16), "boss": (_uniform(seed, g, 40) < 0.5).astype(np.int16)}
 
 
 def _tower_labels(scenario) -> tuple:
@@ -109,7 +109,8 @@ SPEC = GameSpec(
                      used_phrase="bought a {}"),
         CounterGroup("skill", ("gained",), 0, "skills", labels=lambda _s: SKILLS, used_phrase="gained {}")),
     cooperative=True, turn_cap=40,
-    categories=lambda scenario: (CategorySpec("tower", "tower", labels=_tower_labels, doc="the tower built"),),
+    categories=lambda scenario: (CategorySpec("tower", "tower", labels=_tower_labels, doc="the tower built"),
+                                 CategorySpec("BOSS side", "boss", labels=lambda _s: ("A", "B"))),
     contrasts=(Contrast("communication", _lift, "the communication limit lifted"),
                Contrast("supply", _supply, "the other supply option")),
 )

@@ -178,6 +178,7 @@ def test_a_big_category_shows_its_extremes_on_the_terminal_and_everything_in_the
     index = write_report(r, tmp_path / "rep")
     csv = pd.read_csv(tmp_path / "rep" / "category_tower.csv")
     assert len(csv) == 60 and list(csv.wins) == list(r.category("tower").wins)
+    assert len(pd.read_csv(tmp_path / "rep" / "category_boss_side.csv")) == 2      # a name as a file name
     html = index.read_text()
     assert 'data-table="Per tower"' in html and "T059" in html and 'data-table="Seats"' not in html
     assert (tmp_path / "rep" / "category_tower.png").is_file()

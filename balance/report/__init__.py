@@ -12,7 +12,7 @@ import jinja2
 import pandas as pd
 
 from ..outputs import atomic_directory
-from ..results import Results
+from ..results import Results, file_name
 
 FIGURES = ("seats", "lengths", "victories", "cards", "win_rate_by_length")   # every game's figures
 FILES = ("index.html", "summary.md") + tuple(f"{name}.png" for name in FIGURES)   # a report folder holds only these
@@ -24,11 +24,12 @@ def files_for(scenario) -> tuple[str, ...]:
     from ..games import counter_groups
 
     from ..games import categories
+    from ..results import file_name
 
     spec = scenario.spec()
     extra = (["roles"] if spec.role_name else []) + (["score_lines"] if spec.score_lines else [])
-    extra += [f"group_{g.name}" for g in counter_groups(spec, scenario)[1:]]
-    cats = [c.name for c in categories(spec, scenario)]
+    extra += [f"group_{file_name(g.name)}" for g in counter_groups(spec, scenario)[1:]]
+    cats = [file_name(c.name) for c in categories(spec, scenario)]
     extra += [f"category_{c}" for c in cats] + (["contrasts"] if spec.contrasts else [])
     return FILES + tuple(f"{name}.png" for name in extra) + tuple(f"category_{c}.csv" for c in cats)
 
@@ -88,7 +89,7 @@ def write_report(results: Results, out_dir: str | os.PathLike,
         "seats": display[first], "victories": display[second], "lengths": results.lengths,
         "extra": [_table("Contrasts", display["Contrasts"])] if "Contrasts" in display else [],
     }
-    csvs = {f"category_{name}.csv": df for name, df in results.categories.items()}
+    csvs = {f"category_{file_name(name)}.csv": df for name, df in results.categories.items()}
     own = FILES + tuple(f"{name}.png" for name in results.plot.available() if name not in FIGURES) + tuple(csvs)
     with atomic_directory(out_dir, own) as tmp:
         for file, df in csvs.items():
