@@ -8,7 +8,8 @@ from .results import Results
 from .runner import RunOptions, run
 from .scenario import Scenario, load_scenario
 
-_RUN_KEYS = ("threads", "chunk_size", "keep_games", "target_ci", "max_games", "progress", "checkpoint", "resume")
+_RUN_KEYS = ("threads", "chunk_size", "keep_games", "target_ci", "max_games", "progress", "checkpoint", "resume",
+             "contrasts")
 
 
 def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: Any) -> Results:
@@ -16,7 +17,8 @@ def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: 
 
     Keyword arguments override scenario keys (``games``, ``players``, ``seed``, ``strategy``, ``seat_rotation``,
     ...) or set how to run (``threads``, ``chunk_size``, ``keep_games``, ``target_ci``, ``max_games``,
-    ``progress``); run options never change a number in the results.
+    ``progress``, ``contrasts``); run options never change a number in the scenario's results. ``contrasts=False``
+    skips the game's contrast variants (co-operative games play them by default, see ``balance.contrasts``).
 
     An interrupt (Ctrl-C, or Jupyter's stop button) returns the games finished so far, with
     ``meta["interrupted"]`` True; their numbers are those of an uninterrupted run of as many games.

@@ -94,6 +94,9 @@ def run_options(f):
         click.option("--resume", type=click.Path(dir_okay=False, exists=True),
                      help="Go on from a --checkpoint file of the same scenario: the final numbers are those of an "
                           "uninterrupted run."),
+        click.option("--contrasts/--no-contrasts", default=True, show_default=True,
+                     help="Also play the game's contrast variants (a co-operative game's standing one-key changes, "
+                          "same seed and games) and compare their win rates with the scenario's."),
     ]
     for opt in reversed(opts):
         f = opt(f)
@@ -102,7 +105,7 @@ def run_options(f):
 
 
 def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, chunk_size, target_ci, max_games,
-              sets=(), keep_games=0, checkpoint=None, resume=None):
+              sets=(), keep_games=0, checkpoint=None, resume=None, contrasts=True):
     from .runner import CheckpointError, RunOptions, run
 
     if games is not None and target_ci is not None:
@@ -112,8 +115,8 @@ def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, 
                strategy={"name": strategy} if strategy else None)
     try:
         return run(sc, RunOptions(threads=threads, chunk_size=chunk_size, keep_games=keep_games, target_ci=target_ci,
-                                  max_games=max_games, checkpoint=checkpoint, resume=resume))
-    except CheckpointError as err:
+                                  max_games=max_games, checkpoint=checkpoint, resume=resume, contrasts=contrasts))
+    except (CheckpointError, ScenarioError) as err:
         _fail(str(err))
 
 

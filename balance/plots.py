@@ -190,3 +190,55 @@ def win_rate_by_length(r: Results, which: str = "rounds", min_games: int = 1) ->
     if len(df):
         ax.legend(fontsize="small")
     return fig
+
+
+def category(r: Results, name: str) -> Figure:
+    """A category's win rate per label (Climbing Tower: per tower), sorted from the hardest to the easiest, with
+    Wilson 95% intervals, against the overall win rate and its interval."""
+    df = r.category(name)
+    df = df[df.games > 0].sort_values(["win_rate", name], kind="stable")
+    fig = _figure(max(8, min(16, 0.3 * len(df))), 4.2)
+    ax = fig.subplots()
+    x = np.arange(len(df))
+    y, err = _errors(df)
+    many = len(df) > 60
+    ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="." if many else "o", ms=3 if many else 5,
+                elinewidth=0.6 if many else 1, capsize=0 if many else 3)
+    wins, games = int(df.wins.sum()), int(df.games.sum())
+    if games:
+        lo, hi = wilson(wins, games)
+        ax.axhline(wins / games, color="grey", ls="--", lw=1, label=f"all games {100 * wins / games:.1f}%")
+        ax.axhspan(float(lo), float(hi), color="grey", alpha=0.15, lw=0)
+        ax.legend(fontsize="small", loc="upper left")
+    if len(df) <= 40:
+        ax.set_xticks(x, list(df[name]), rotation=60, ha="right")
+        ax.set_xlabel(name)
+    else:
+        ax.set_xlabel(f"{name}, from the hardest to the easiest ({len(df)} played)")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("team win rate (95% CI)")
+    ax.set_title(f"Win rate per {name}, sorted (Wilson 95% intervals)", fontsize="medium")
+    return fig
+
+
+def contrasts(r: Results) -> Figure:
+    """Each contrast variant's win rate minus the scenario's, in percentage points, with its 95% interval (Newcombe,
+    unpaired), and each variant's win rate with its Wilson 95% interval."""
+    df = r.contrasts
+    fig = _figure(10, 1.6 + 0.5 * len(df))
+    ax_rate, ax_diff = fig.subplots(1, 2, sharey=True)
+    y = np.arange(len(df))[::-1]
+    labels = [f"scenario\n({v})" if c == "scenario" else f"{v}\n({s})"
+              for c, v, s in zip(df.contrast, df.variant, df.sets)]
+    rate, err = _errors(df)
+    ax_rate.errorbar(100 * rate, y, xerr=100 * np.nan_to_num(err), fmt="o", capsize=4)
+    ax_rate.set_yticks(y, labels)
+    ax_rate.set_xlabel("team win rate, % (95% CI)")
+    ax_rate.set_title("Win rate", fontsize="medium")
+    d = df["diff"].to_numpy()
+    derr = np.vstack([d - df.diff_ci_low.to_numpy(), df.diff_ci_high.to_numpy() - d])
+    ax_diff.errorbar(100 * d, y, xerr=100 * np.nan_to_num(derr), fmt="o", capsize=4, color="tab:orange")
+    ax_diff.axvline(0, color="grey", lw=1)
+    ax_diff.set_xlabel("difference from the scenario, points (95% CI)")
+    ax_diff.set_title("Variant - scenario", fontsize="medium")
+    return fig

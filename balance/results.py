@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import textwrap
 import uuid
 from functools import cached_property
@@ -21,6 +22,7 @@ import pandas as pd
 
 from .outputs import atomic_directory
 from .stats import findings as _findings
+from .stats import team as _team
 from .stats.aggregate import Tallies
 from .stats.intervals import (SeatTest, diff_interval, histogram_moments, histogram_quantile, mean_interval,
                               seat_equality_test, wilson)
@@ -73,27 +75,29 @@ def _rate_table(keys: dict[str, Any], wins, games) -> pd.DataFrame:
 
 
 def _group_frame(t: Tallies, g) -> pd.DataFrame:
-    """The table of one counter group (see :meth:`Results.group`)."""
+    """The table of one counter group (see :meth:`Results.group`). A group of the team (``per_team``: one seat a
+    game) splits its counters by won and other games, and counts games, not seat-games, as "players"."""
     u = g.counter_names[g.used_counter]
     base = g.counter_names[g.ratio_base]
     tot = g.totals.astype(np.float64)
     df = pd.DataFrame({g.name: list(g.labels)})
+    who, split = ("games", ("won_game", "other_game")) if g.per_team else ("players", ("winner", "other_seat"))
     with np.errstate(divide="ignore", invalid="ignore"):
-        wins = int(t.seat_wins.sum())
-        others = int(t.seat_games.sum()) - wins
+        wins = int(t.seat_wins[0]) if g.per_team else int(t.seat_wins.sum())
+        others = (t.games if g.per_team else int(t.seat_games.sum())) - wins
         won = g.totals_won.astype(np.float64)
         for c, name in enumerate(g.counter_names):
             df[f"{name}_per_game"] = tot[:, c] / t.games
-        for c, name in enumerate(g.counter_names):   # the same counters split by whether the seat won
-            df[f"{name}_per_winner"] = won[:, c] / wins if wins else np.nan
-            df[f"{name}_per_other_seat"] = (tot[:, c] - won[:, c]) / others if others else np.nan
+        for c, name in enumerate(g.counter_names):   # the same counters split by whether the seat (team) won
+            df[f"{name}_per_{split[0]}"] = won[:, c] / wins if wins else np.nan
+            df[f"{name}_per_{split[1]}"] = (tot[:, c] - won[:, c]) / others if others else np.nan
         for c in range(g.ratio_base + 1, len(g.counter_names)):
             df[f"{g.counter_names[c]}_per_{base}"] = np.where(tot[:, g.ratio_base] > 0,
                                                               tot[:, c] / tot[:, g.ratio_base], np.nan)
         d, lo, hi = diff_interval(g.used_wins, g.used_pairs, g.unused_wins, g.unused_pairs)
-        df[f"{u}_players"] = g.used_pairs
+        df[f"{u}_{who}"] = g.used_pairs
         df[f"win_rate_{u}"] = g.used_wins / g.used_pairs
-        df[f"not_{u}_players"] = g.unused_pairs
+        df[f"not_{u}_{who}"] = g.unused_pairs
         df[f"win_rate_not_{u}"] = g.unused_wins / g.unused_pairs
     df["win_rate_diff"], df["diff_ci_low"], df["diff_ci_high"] = d, lo, hi
     return df
@@ -190,6 +194,48 @@ class Results:
         games = np.array([t.slot_games[idx == i].sum() for i in range(len(order))], dtype=np.int64)
         return _rate_table({"strategy": order}, wins, games)
 
+    # --- the team (co-operative games), categories and contrasts (stats.team) -----------------------------------
+    @cached_property
+    def team(self) -> pd.DataFrame:
+        """A co-operative game's result, one row: lineup, games, wins, win rate with its Wilson 95% interval, and the
+        rounds of won games (mean with its t 95% interval, median). Empty for a competitive game."""
+        return _team.team_frame(self.tallies) if self.tallies.cooperative else pd.DataFrame()
+
+    @cached_property
+    def endings(self) -> pd.DataFrame:
+        """Why games end, won or lost: one row per victory kind with its won and lost games, its share of all games
+        and its share of the lost games (Wilson 95% each). Empty for a game that does not tally wins per kind."""
+        return _team.endings_frame(self.tallies) if self.tallies.victory_wins is not None else pd.DataFrame()
+
+    @cached_property
+    def categories(self) -> dict[str, pd.DataFrame]:
+        """Every category's table (see :meth:`category`), by name; empty for a game without categories."""
+        return {c.name: _team.category_frame(c) for c in self.tallies.categories}
+
+    def category(self, name: str) -> pd.DataFrame:
+        """One row per label of a category (``GameSpec.categories``; Climbing Tower: "tower"), in label order:
+        games, wins, win rate with its Wilson 95% interval, finished games, mean rounds, mean rounds of won games."""
+        if name not in self.categories:
+            raise KeyError(f"no category {name!r}; this game has {', '.join(self.categories) or 'none'}")
+        return self.categories[name]
+
+    @cached_property
+    def contrasts(self) -> pd.DataFrame:
+        """The scenario and each contrast variant played beside it (``GameSpec.contrasts``, ``balance.contrasts``):
+        games, wins, win rate (Wilson 95%) and the difference from the scenario with Newcombe's unpaired 95%
+        interval. Empty when no contrast was played."""
+        records = self.meta.get("contrasts")
+        return _team.contrast_frame(self.tallies, records) if records else pd.DataFrame()
+
+    def with_contrasts(self, records: list[dict]) -> Results:
+        """These results with the contrast variants' records (``balance.contrasts.play``) in the meta."""
+        return Results(self.tallies, meta=dict(self.meta, contrasts=records), games=self.games)
+
+    @property
+    def headline_titles(self) -> tuple[str, str]:
+        """The titles of the two tables a short summary shows: who wins, and how games end."""
+        return ("Team", "Endings") if self.tallies.cooperative else ("Seats", "Victory kinds")
+
     @cached_property
     def seat_test(self) -> SeatTest:
         """Chi-square test that all seats win equally often among finished games: (chi2, dof, p_value)."""
@@ -222,6 +268,13 @@ class Results:
             mean, lo, hi = mean_interval(n, s, ss)
             p10, med, p90 = (np.nan,) * 3 if n == 0 else histogram_quantile(h, [0.1, 0.5, 0.9]).astype(float)
             rows.append({"measure": which, "games": n, "mean": mean, "mean_ci_low": lo, "mean_ci_high": hi,
+                         "median": med, "p10": p10, "p90": p90})
+        if self.tallies.cooperative:        # the rounds the team needed to win
+            h = _team.won_rounds_histogram(self.tallies)
+            n, s, ss = histogram_moments(h)
+            mean, lo, hi = mean_interval(n, s, ss)
+            p10, med, p90 = (np.nan,) * 3 if n == 0 else histogram_quantile(h, [0.1, 0.5, 0.9]).astype(float)
+            rows.append({"measure": "rounds_won", "games": n, "mean": mean, "mean_ci_low": lo, "mean_ci_high": hi,
                          "median": med, "p10": p10, "p90": p90})
         return pd.DataFrame(rows)
 
@@ -303,8 +356,12 @@ class Results:
                                  "share_of_points": sums / total if total else np.nan})
 
     # --- text, JSON, files -----------------------------------------------------------------------------------
-    def display_tables(self) -> dict[str, pd.DataFrame]:
-        """The main tables as rounded display strings, keyed by title (used by :meth:`summary` and reports)."""
+    def display_tables(self, short: bool = False) -> dict[str, pd.DataFrame]:
+        """The main tables as rounded display strings, keyed by title (used by :meth:`summary` and reports);
+        ``short``: a category of many labels shows only its hardest and easiest (the terminal)."""
+        if self.tallies.cooperative:
+            from .team_display import display_tables
+            return display_tables(self, short)
         return _display_tables(self)
 
     def seat_test_line(self) -> str:
@@ -348,7 +405,7 @@ class Results:
             for line in self.watch_lines():
                 what, _, command = line.partition(": balance ")
                 parts += [f"  {what}:", f"    balance {command}"]
-        for title, df in self.display_tables().items():
+        for title, df in self.display_tables(short=True).items():
             parts += ["", title, text_table(df)]
             if title == "Seats":
                 parts.append(self.seat_test_line())
@@ -368,8 +425,9 @@ class Results:
         """Whether a --target-ci run reached its precision, and after how many games."""
         m = self.meta
         reached = "reached" if m.get("target_ci_reached") else "NOT reached (hit --max-games)"
+        which = "team win-rate interval" if self.tallies.cooperative else "widest seat interval"
         return (f"Target 95% interval width {m['target_ci']:g}: {reached} after {self.tallies.games:,} games; "
-                f"widest seat interval now {self.ci_width_max():.4f}")
+                f"{which} now {self.ci_width_max():.4f}")
 
     def ci_width_max(self) -> float:
         """Widest 95% win-rate interval among the seats."""
@@ -378,6 +436,13 @@ class Results:
     def to_dict(self) -> dict:
         """JSON-safe dict: meta, seat test, every table as a list of records, and the raw tallies."""
         rec = lambda df: json_safe(df.to_dict(orient="records"))  # noqa: E731
+        if self.tallies.cooperative:        # the team's result instead of seat balance
+            return json_safe({
+                "meta": self.meta, "team": rec(self.team), "endings": rec(self.endings),
+                "lengths": rec(self.lengths), "per_player": rec(self.seat_means),
+                "groups": {g.name: rec(self.group(g.name)) for g in self.tallies.groups},
+                "categories": {k: rec(v) for k, v in self.categories.items()}, "contrasts": rec(self.contrasts),
+                "games_kept": len(self.games), "tallies": self.tallies.to_dict()})
         return json_safe({
             "meta": self.meta, "seat_test": self.seat_test._asdict(), "seats": rec(self.seats),
             "slots": rec(self.slots), "strategies": rec(self.strategies), "victories": rec(self.victories),
@@ -385,9 +450,10 @@ class Results:
             "tallies": self.tallies.to_dict()})
 
     def to_parquet(self, path: str | os.PathLike) -> Path:
-        """Write the kept games (or, with none kept, the seats table) as Parquet, atomically; returns the path."""
+        """Write the kept games (or, with none kept, the seats table; the team table in a co-operative game) as
+        Parquet, atomically; returns the path."""
         path = Path(path)
-        df = self.games if len(self.games) else self.seats
+        df = self.games if len(self.games) else self.team if self.tallies.cooperative else self.seats
         tmp = path.with_name(f".{path.name}.tmp-{uuid.uuid4().hex[:8]}")
         try:
             df.to_parquet(tmp, index=False)
@@ -469,11 +535,7 @@ def _display_tables(r: Results) -> dict[str, pd.DataFrame]:
                                     "wins": count(strat.wins), "win rate": rates(strat), "95% CI": cis(strat)}),
         "Victory kinds": pd.DataFrame({"kind": vic.kind, "games": count(vic.games),
                                        "share": [_pct(x) for x in vic.share], "95% CI": cis(vic)}),
-        "Lengths": pd.DataFrame({"measure": lens.measure, "mean": [_num(x, 2) for x in lens["mean"]],
-                                 "95% CI": [f"[{_num(a, 2)}, {_num(b, 2)}]" for a, b in
-                                            zip(lens.mean_ci_low, lens.mean_ci_high)],
-                                 "median": [_num(x, 0) for x in lens["median"]],
-                                 "p10": [_num(x, 0) for x in lens.p10], "p90": [_num(x, 0) for x in lens.p90]}),
+        "Lengths": _lengths_display(lens),
     }
     if t.score_lines:
         lines = r.score_lines
@@ -488,6 +550,14 @@ def _display_tables(r: Results) -> dict[str, pd.DataFrame]:
     for g in t.groups:
         out[f"Per {g.name}"] = _group_display(r.group(g.name), g)
     return out
+
+
+def _lengths_display(lens: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({"measure": lens.measure, "mean": [_num(x, 2) for x in lens["mean"]],
+                         "95% CI": [f"[{_num(a, 2)}, {_num(b, 2)}]" for a, b in
+                                    zip(lens.mean_ci_low, lens.mean_ci_high)],
+                         "median": [_num(x, 0) for x in lens["median"]],
+                         "p10": [_num(x, 0) for x in lens.p10], "p90": [_num(x, 0) for x in lens.p90]})
 
 
 def _points_columns(df: pd.DataFrame, points: str | None) -> dict:
@@ -521,7 +591,13 @@ def _group_display(df: pd.DataFrame, g) -> pd.DataFrame:
     return pd.DataFrame(items)
 
 
-_LEFT = {"strategy", "kind", "measure"}
+def file_name(name: str) -> str:
+    """A table's or figure's name as part of a file name: lower case, each run of other characters than a-z and 0-9
+    one '_' ("BOSS side" -> "boss_side")."""
+    return re.sub(r"[^a-z0-9]+", "_", str(name).lower()).strip("_") or "x"
+
+
+_LEFT = {"strategy", "kind", "measure", "lineup", "outcome", "contrast", "variant"}
 
 
 def text_table(df: pd.DataFrame, indent: str = "  ") -> str:
@@ -545,17 +621,34 @@ class _Plots:
 
     def available(self) -> list[str]:
         """The figures this run's game has, in report order (``group_<name>`` for each counter group after the
-        first, which is ``cards``)."""
+        first, ``category_<name>`` for each category, names as :func:`file_name` writes them; ``cards`` is the
+        first group)."""
         t = self._r.tallies
+        if t.cooperative:           # no seat balance: the team's figures
+            names = ["lengths", "victories", "cards"] + [f"group_{file_name(g.name)}" for g in t.groups[1:]]
+            names += [f"category_{file_name(c.name)}" for c in t.categories]
+            return names + (["contrasts"] if len(self._r.contrasts) else [])
         names = ["seats"] + (["roles"] if t.role_name else []) + ["lengths", "victories"]
         names += (["score_lines"] if t.score_lines else []) + ["cards"]
-        names += [f"group_{g.name}" for g in t.groups[1:]] + ["win_rate_by_length"]
+        names += [f"group_{file_name(g.name)}" for g in t.groups[1:]] + ["win_rate_by_length"]
         return names
 
     def __getattr__(self, name: str):
-        if name.startswith("group_"):
-            return lambda **kw: self.group(name[len("group_"):], **kw)
+        t = self._r.tallies
+        for prefix, things, draw in (("group_", t.groups, self.group), ("category_", t.categories, self.category)):
+            if name.startswith(prefix):
+                wanted = name[len(prefix):]
+                found = next((x.name for x in things if wanted in (x.name, file_name(x.name))), wanted)
+                return lambda **kw: draw(found, **kw)
         raise AttributeError(name)
+
+    def category(self, name: str, **kw):
+        from . import plots
+        return plots.category(self._r, name, **kw)
+
+    def contrasts(self, **kw):
+        from . import plots
+        return plots.contrasts(self._r, **kw)
 
     def seats(self, **kw):
         from . import plots

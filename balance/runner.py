@@ -35,6 +35,7 @@ class RunOptions:
     progress: bool | None = None      # default: only on an interactive terminal, never under CI
     checkpoint: str | None = None     # write the aggregates to this JSON file after every chunk
     resume: str | None = None         # go on from this checkpoint (of the same scenario and run options)
+    contrasts: bool = True            # also play the game's contrast variants (co-operative games; balance.contrasts)
 
 
 class CheckpointError(ValueError):
@@ -208,7 +209,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
     wall = time.perf_counter() - t0
     timing = {"compile_s": round(compile_s, 3), "simulate_s": round(sim_s, 3), "wall_s": round(wall, 3),
               "games_per_s": round(played / sim_s) if sim_s > 0 else None, "threads": threads}
-    return agg.finalize(
+    results = agg.finalize(
         scenario=scenario.to_dict(), scenario_toml=scenario.to_toml(), seed=scenario.seed, timing=timing,
         games_played=played, turn_cap=scenario.turn_cap, scenario_hash=scenario.hash(),
         package_version=package_version(), target_ci=options.target_ci,
@@ -216,6 +217,10 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         assumptions=[list(a) for a in spec.assumptions(scenario)], name=scenario.name,
         replay_args=replay_args(scenario), interrupted=interrupted,
     )
+    if options.contrasts and spec.contrasts:
+        from .contrasts import play
+        results = play(results, scenario, options)
+    return results
 
 
 def replay_args(scenario: Scenario) -> str | None:

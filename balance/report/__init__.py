@@ -1,5 +1,6 @@
 """Self-contained reports of a run: ``index.html`` (tables, embedded plots, scenario, assumptions), ``summary.md``
-(short enough for a CI job summary) and the PNG figures, written atomically into one folder."""
+(short enough for a CI job summary), the PNG figures and, for a game with categories, one CSV per category
+(``category_<name>.csv``, every label), written atomically into one folder."""
 from __future__ import annotations
 
 import base64
@@ -11,7 +12,7 @@ import jinja2
 import pandas as pd
 
 from ..outputs import atomic_directory
-from ..results import Results
+from ..results import Results, file_name
 
 FIGURES = ("seats", "lengths", "victories", "cards", "win_rate_by_length")   # every game's figures
 FILES = ("index.html", "summary.md") + tuple(f"{name}.png" for name in FIGURES)   # a report folder holds only these
@@ -22,10 +23,15 @@ def files_for(scenario) -> tuple[str, ...]:
     figures than FIGURES): the names an earlier report folder may hold and be replaced."""
     from ..games import counter_groups
 
+    from ..games import categories
+    from ..results import file_name
+
     spec = scenario.spec()
     extra = (["roles"] if spec.role_name else []) + (["score_lines"] if spec.score_lines else [])
-    extra += [f"group_{g.name}" for g in counter_groups(spec, scenario)[1:]]
-    return FILES + tuple(f"{name}.png" for name in extra)
+    extra += [f"group_{file_name(g.name)}" for g in counter_groups(spec, scenario)[1:]]
+    cats = [file_name(c.name) for c in categories(spec, scenario)]
+    extra += [f"category_{c}" for c in cats] + (["contrasts"] if spec.contrasts else [])
+    return FILES + tuple(f"{name}.png" for name in extra) + tuple(f"category_{c}.csv" for c in cats)
 
 _ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
@@ -65,7 +71,9 @@ def write_report(results: Results, out_dir: str | os.PathLike,
     out_dir = Path(out_dir)
     meta = results.meta
     display = results.display_tables()
-    tables = [_table(title, df, results.seat_test_line() if title == "Seats" else None)
+    first, second = results.headline_titles
+    seat_test_line = "" if results.tallies.cooperative else results.seat_test_line()
+    tables = [_table(title, df, seat_test_line if title == "Seats" else None)
               for title, df in display.items()]
     details = [("games played", f"{meta.get('games_played', 0):,}"), ("seed", meta.get("seed")),
                ("lineup", ", ".join(results.tallies.lineup)), ("turn cap", meta.get("turn_cap")),
@@ -76,12 +84,16 @@ def write_report(results: Results, out_dir: str | os.PathLike,
         "title": results.meta.get("name") or results.tallies.title, "game": results.tallies.game,
         "heading": results.heading(), "findings": list(results.findings["text"]), "watch": results.watch_lines(),
         "details": details, "tables": tables,
-        "seat_test_line": results.seat_test_line(), "scenario": _scenario_text(meta),
+        "seat_test_line": seat_test_line, "scenario": _scenario_text(meta),
         "assumptions": [tuple(str(x) for x in a) for a in assumptions],
-        "seats": display["Seats"], "victories": display["Victory kinds"], "lengths": results.lengths,
+        "seats": display[first], "victories": display[second], "lengths": results.lengths,
+        "extra": [_table("Contrasts", display["Contrasts"])] if "Contrasts" in display else [],
     }
-    own = FILES + tuple(f"{name}.png" for name in results.plot.available() if name not in FIGURES)
+    csvs = {f"category_{file_name(name)}.csv": df for name, df in results.categories.items()}
+    own = FILES + tuple(f"{name}.png" for name in results.plot.available() if name not in FIGURES) + tuple(csvs)
     with atomic_directory(out_dir, own) as tmp:
+        for file, df in csvs.items():
+            df.to_csv(tmp / file, index=False)
         figures = []
         for name in results.plot.available():
             fig = getattr(results.plot, name)()
@@ -98,11 +110,12 @@ def write_report(results: Results, out_dir: str | os.PathLike,
 def _summary_context(results: Results, context: dict) -> dict:
     row = results.lengths.set_index("measure")
     parts = []
-    for which in results.LENGTHS:
+    for which in row.index:         # turns, rounds (and a co-operative game's rounds_won)
         r = row.loc[which]
         if r["games"]:
             parts.append(f"{which}: mean {r['mean']:.2f} [{r['mean_ci_low']:.2f}, {r['mean_ci_high']:.2f}], "
                          f"median {r['median']:.0f}, p10-p90 {r['p10']:.0f}-{r['p90']:.0f}")
-    return context | {"seats": _table("Seats", context["seats"]), "victories": _table("Victory kinds",
+    first, second = results.headline_titles
+    return context | {"seats": _table(first, context["seats"]), "victories": _table(second,
                       context["victories"]), "length_line": "; ".join(parts) or "no games",
                       "games_played": f"{results.tallies.games:,}"}

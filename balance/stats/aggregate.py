@@ -15,14 +15,18 @@ Chunk layout (G games, P seats, K per-seat counters; each counter group g has I_
     seat_strategy int8[G, P]      lineup slot sitting at each seat
     seat_role     int8[G, P]      role (hero) index each seat plays; only for games with roles
     final         int16[G, P, K]  each seat's final per-player counters
-    <chunk_key>   int16[G, P, I_g, C_g] per counter group ("counters" for the first)
+    <chunk_key>   int16[G, P, I_g, C_g] per counter group ("counters" for the first); a co-operative game's
+                  group may have one seat, int16[G, 1, I_g, C_g]: counters of the team
+    <category chunk_key> int16[G] per category (``GameSpec.categories``): label index, -1 none
 
 A seat wins a game when its bit is in the win mask: with a tie, every tied seat wins (``tied_games`` counts them).
+In a co-operative game (``GameSpec.cooperative``) the mask holds every seat (the team won) or none (lost, whatever
+the victory kind); ``victory_wins`` and the categories then count the team's wins (see :mod:`.team`).
 """
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -30,11 +34,13 @@ import pandas as pd
 from numba import njit
 
 from .intervals import wilson
+from .team import CategoryTallies
 
 _ARRAYS = ("seat_games", "seat_finished", "seat_wins", "seat_slot_games", "slot_games", "slot_wins",
            "victory_games", "turns_hist", "rounds_hist", "seat_wins_by_turns", "seat_wins_by_rounds",
            "seat_final_sum", "seat_final_sq", "role_games", "role_wins", "role_final_sum", "role_final_sq",
-           "seat_role_games")
+           "seat_role_games", "victory_wins")
+_UNUSED = {"cooperative": False, "victory_wins": None, "categories": []}    # fields to_dict leaves out at these
 _GROUP_ARRAYS = ("totals", "totals_won", "used_pairs", "used_wins", "unused_pairs", "unused_wins")
 _LENGTH_AXIS = {"turns_hist": 1, "rounds_hist": 1, "seat_wins_by_turns": 0, "seat_wins_by_rounds": 0}
 
@@ -128,6 +134,7 @@ class GroupTallies:
     unused_pairs: np.ndarray        # [I]
     unused_wins: np.ndarray         # [I]
     used_phrase: str = ""           # "used" in words for findings ("flipped value {}")
+    per_team: bool = False          # the chunk array has one seat: counters of the team, "used" per game
 
     @classmethod
     def empty(cls, name, labels, counter_names, used_counter, chunk_key, ratio_base=None,
@@ -143,7 +150,8 @@ class GroupTallies:
     def to_dict(self) -> dict:
         return {f.name: (getattr(self, f.name).tolist() if f.name in _GROUP_ARRAYS else
                          list(getattr(self, f.name)) if isinstance(getattr(self, f.name), tuple)
-                         else getattr(self, f.name)) for f in fields(self)}
+                         else getattr(self, f.name)) for f in fields(self)
+                if not (f.name == "per_team" and not self.per_team)}    # saved files of per-seat groups unchanged
 
     @classmethod
     def from_dict(cls, d: dict) -> GroupTallies:
@@ -196,6 +204,10 @@ class Tallies:
     # games worth watching, {"longest": [turns, game], "shortest": [...], "lopsided": [points margin, game]}: the
     # first game (lowest index) of the most of each, so the same in any chunking
     watch: dict | None = None
+    # --- game-level tallies (stats.team); left out of to_dict when unused, so other games' files stay as they were
+    cooperative: bool = False                  # the players win or lose together: seat 0's wins are the team's
+    victory_wins: np.ndarray | None = None     # [V] games of each victory kind that were won (win mask not 0)
+    categories: list = field(default_factory=list)   # [CategoryTallies] one per GameSpec category
 
     @classmethod
     def empty(cls, spec: Any, lineup, turn_cap: int, used_counter: int = 1, scenario: Any = None) -> Tallies:
@@ -208,6 +220,9 @@ class Tallies:
                   for g in _counter_groups(spec, scenario, used_counter)]
         role_name = getattr(spec, "role_name", None)
         roles = tuple(spec.role_labels(scenario)) if role_name else ()
+        cats = [CategoryTallies.empty(c.name, c.labels(scenario), c.chunk_key, getattr(c, "doc", ""))
+                for c in _categories(spec, scenario)]
+        cooperative = bool(getattr(spec, "cooperative", False))
         R = len(roles)
         return cls(
             game=str(getattr(spec, "name", "game")), title=str(getattr(spec, "title", getattr(spec, "name", "game"))),
@@ -220,7 +235,8 @@ class Tallies:
             role_games=z(R), role_wins=z(R), role_final_sum=z(R, K), role_final_sq=z(R, K),
             seat_role_games=z(P, R), points_counter=getattr(spec, "points_counter", None),
             score_lines=tuple(getattr(spec, "score_lines", ())),
-            summary_counters=tuple(getattr(spec, "summary_counters", ())))
+            summary_counters=tuple(getattr(spec, "summary_counters", ())), cooperative=cooperative,
+            victory_wins=z(V) if cooperative or cats else None, categories=cats)
 
     # --- the first counter group under its historical names (Spooky Tower's "Per value" table) -----------------
     @property
@@ -253,7 +269,8 @@ class Tallies:
                 setattr(self, name, np.pad(a, pad))
 
     def ci_width_max(self, z: float | None = None) -> float:
-        """Width of the widest 95% Wilson interval among the seats' win rates (inf before any game)."""
+        """Width of the widest 95% Wilson interval among the seats' win rates (inf before any game); in a
+        co-operative game every seat's is the team's."""
         if self.games == 0:
             return float("inf")
         lo, hi = wilson(self.seat_wins, self.seat_games) if z is None else wilson(self.seat_wins, self.seat_games, z)
@@ -264,7 +281,9 @@ class Tallies:
         out = {}
         for f in fields(self):
             v = getattr(self, f.name)
-            if f.name == "groups":
+            if f.name in _UNUSED and (v is None or (not isinstance(v, np.ndarray) and v == _UNUSED[f.name])):
+                continue
+            if f.name in ("groups", "categories"):
                 v = [g.to_dict() for g in v]
             out[f.name] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple) else v)
         return out
@@ -285,6 +304,8 @@ class Tallies:
             v = d[f.name]
             if f.name == "groups":
                 kw[f.name] = [GroupTallies.from_dict(g) for g in v]
+            elif f.name == "categories":
+                kw[f.name] = [CategoryTallies.from_dict(c) for c in v]
             elif f.name in _ARRAYS:
                 kw[f.name] = None if v is None else np.asarray(v, dtype=np.int64)
             else:
@@ -294,6 +315,11 @@ class Tallies:
             if kw.get(name) is not None and kw[name].size == 0:
                 kw[name] = kw[name].reshape(0, K)
         return cls(**kw)
+
+
+def _categories(spec: Any, scenario: Any):
+    """The game's categories (``games.categories``); none for a spec that declares none."""
+    return spec.categories(scenario) if getattr(spec, "categories", None) is not None else ()
 
 
 def _counter_groups(spec: Any, scenario: Any, used_counter: int):
@@ -368,6 +394,11 @@ class Aggregator:
         for grp in t.groups:
             _tally_group_nb(mask, np.asarray(chunk[grp.chunk_key]), grp.used_counter, grp.totals, grp.totals_won,
                             grp.used_pairs, grp.used_wins, grp.unused_pairs, grp.unused_wins)
+        if t.victory_wins is not None:
+            won = mask != 0
+            t.victory_wins += np.bincount(victory[won].astype(np.int64), minlength=len(t.victory_names))
+            for cat in t.categories:
+                cat.update(np.asarray(chunk[cat.chunk_key]), won, victory != 0, rounds)
         if "final" in chunk:
             has_roles = t.role_name is not None
             roles = np.asarray(chunk["seat_role"]) if has_roles else slots
@@ -412,16 +443,25 @@ class Aggregator:
             raise ValueError("chunks must arrive in increasing, non-overlapping game order")
         for grp in t.groups:
             counters = np.asarray(chunk[grp.chunk_key])
-            if counters.shape != (G, P, len(grp.labels), len(grp.counter_names)):
+            seats = 1 if t.cooperative and counters.ndim == 4 and counters.shape[1] == 1 else P
+            if counters.shape != (G, seats, len(grp.labels), len(grp.counter_names)) or (
+                    self._last_game >= 0 and grp.per_team != (seats == 1 and P > 1)):
                 raise ValueError(f"chunk shapes {slots.shape}, {counters.shape} do not match P={P}, "
                                  f"I={len(grp.labels)}, C={len(grp.counter_names)} ({grp.name})")
+            grp.per_team = seats == 1 and P > 1
+        for cat in t.categories:
+            if np.asarray(chunk[cat.chunk_key]).shape != (G,):
+                raise ValueError(f"{cat.chunk_key}: a category's chunk array is int16[G] ({cat.name})")
         if slots.shape != (G, P):
             raise ValueError(f"chunk shapes {slots.shape} do not match P={P}")
         if winner.min() < -1 or winner.max() >= P or victory.min() < 0 or victory.max() >= V:
             raise ValueError("winner or victory index out of range")
         if np.any((mask != 0) & (victory == 0)) or np.any((winner >= 0) & (victory == 0)):
             raise ValueError("an unfinished game (victory 0) cannot have a winner")
-        if np.any((mask == 0) & (victory != 0)) or np.any(mask >= (1 << P)) or np.any(mask < 0):
+        if t.cooperative:
+            if np.any((mask != 0) & (mask != (1 << P) - 1)):
+                raise ValueError("a co-operative game's win mask holds every seat (the team won) or none")
+        elif np.any((mask == 0) & (victory != 0)) or np.any(mask >= (1 << P)) or np.any(mask < 0):
             raise ValueError("a finished game needs a winning seat, and only seats that exist win")
         if slots.min() < 0 or slots.max() >= P or turns.min() < 0 or rounds.min() < 0:
             raise ValueError("seat_strategy, turns or rounds out of range")

@@ -18,7 +18,9 @@ Z95 = 1.959963984540054
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str           # seat_gap, role_gap, strategy_gap, rare_victory, dominant_victory, unfinished, length, lift
+    kind: str           # seat_gap, role_gap, strategy_gap, rare_victory, dominant_victory, unfinished, length, lift,
+    #                     never_used; co-operative (team_findings): team_rate, loss_reason, hardest_label,
+    #                     easiest_label; any game with contrasts: contrast
     text: str
     estimate: float
     ci_low: float
@@ -93,6 +95,14 @@ def findings(r, limit: int = 8) -> list[Finding]:
     t = r.tallies
     if t.games == 0:
         return out
+    from .team_findings import contrast_findings, team_findings
+    out += contrast_findings(r)
+    if t.cooperative:           # one outcome for the team: no seat, hero or strategy balance to find
+        out += team_findings(r)
+        for g in t.groups:
+            out += _lifts(r, g)
+        out.sort(key=lambda f: -f.weight)
+        return out[:limit]
     seats = r.seats
     if len(seats) > 1:
         f = _gap(seats, "seat", lambda s: f"Seat {int(s)}", "seat_gap", True,
@@ -169,15 +179,19 @@ def _lifts(r, g) -> list[Finding]:
             d, lo, hi = float(row["win_rate_diff"]), float(row["diff_ci_low"]), float(row["diff_ci_high"])
             if (d > 0 and lo <= 0) or (d <= 0 and hi >= 0) or (word == "more often") != (d > 0):
                 continue
-            text = (f"Seats that {_did(g, df.at[i, g.name])} won {_pp(abs(d))} points {word} than seats that did "
-                    f"not ({_pct(row[f'win_rate_{used}'])} against {_pct(row[f'win_rate_not_{used}'])}; 95% CI "
-                    f"{_pp(abs(lo) if d > 0 else abs(hi))} to {_pp(abs(hi) if d > 0 else abs(lo))} points). This is "
-                    "an association, not a cause: strong seats may simply reach it more often.")
+            who = ("The team won games in which it", "in which it", "strong teams") if g.per_team else \
+                ("Seats that", "than seats that", "strong seats")
+            text = (f"{who[0]} {_did(g, df.at[i, g.name])} {_pp(abs(d))} points {word} than those {who[1]} did "
+                    if g.per_team else
+                    f"Seats that {_did(g, df.at[i, g.name])} won {_pp(abs(d))} points {word} than seats that did ")
+            text += (f"not ({_pct(row[f'win_rate_{used}'])} against {_pct(row[f'win_rate_not_{used}'])}; 95% CI "
+                     f"{_pp(abs(lo) if d > 0 else abs(hi))} to {_pp(abs(hi) if d > 0 else abs(lo))} points). This is "
+                     f"an association, not a cause: {who[2]} may simply reach it more often.")
             out.append(Finding("lift", text, d, lo, hi, 0.2 + abs(d)))
     never = [str(x) for x, n in zip(df[g.name], g.used_pairs) if n == 0]
     if never and len(never) < len(df):
-        text = (f"In {r.tallies.games:,} games no seat {_did(g, ', '.join(never))}: check that it is in play and "
-                "can be used that way at all.")
+        text = (f"In {r.tallies.games:,} games {'the team never' if g.per_team else 'no seat'} "
+                f"{_did(g, ', '.join(never))}: check that it is in play and can be used that way at all.")
         out.append(Finding("never_used", text, 0.0, 0.0, 0.0, 0.6))
     return out
 
