@@ -42,6 +42,8 @@ def display_tables(r, short: bool = False) -> dict[str, pd.DataFrame]:
     for name, df in r.categories.items():
         out |= category_tables(name, df, short)
     for g in t.groups:
+        if short and not g.used_pairs.any():
+            continue        # nothing was ever used: the terminal skips a table with no lift (the report keeps it)
         out[f"Per {g.name}"] = _group_display(r.group(g.name), g)
     if len(r.contrasts):
         out["Contrasts"] = contrast_table(r.contrasts)

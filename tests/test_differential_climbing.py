@@ -335,7 +335,7 @@ def test_snapshots_follow_the_game():
         assert len(ref.snapshots) == ref.turns
         assert [sn.turn for sn in ref.snapshots] == list(range(1, ref.turns + 1))
         last = ref.snapshots[-1]
-        assert last.floors == tuple(int(x) for x in ref.final[:, L.FN_FLOOR])
+        assert last.floors == tuple(int(x) - 1 for x in ref.final[:, L.FN_FLOOR])
         assert last.boss_damage == ref.events[-1][4]
         for sn in ref.snapshots:
             assert sum(a + b for a, b in sn.standing + sn.fallen) + sn.gold + sn.supply_tokens == 12

@@ -81,7 +81,7 @@ def test_pawns_stay_in_the_tower_and_only_climb(batch):
     assert ((o["tower"] >= 0) & (o["tower"] < n_labels)).all()
     assert (o["boss_side"] == o["tower"] % 2).all()
     top = floors_per_tower(sc)[o["tower"]] - 1
-    floor = o["final"][:, :, L.FN_FLOOR]
+    floor = o["final"][:, :, L.FN_FLOOR] - 1                              # the floor reached counts from 1
     assert ((floor >= 0) & (floor <= top[:, None])).all()
     assert (o["final"][:, :, L.FN_CLIMBED] == floor).all()                   # from floor 0, up only
     at_top = (floor == top[:, None]).any(axis=1)

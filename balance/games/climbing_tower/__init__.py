@@ -119,8 +119,8 @@ def groups(scenario) -> tuple[CounterGroup, ...]:
                          ratio_base=L.CC_DEALT, used_phrase="removed {}"),
             CounterGroup("skill", L.SKILL_COUNTER_NAMES, L.SK_GAINED, "skills", labels=lambda sc: E.SKILL_KINDS,
                          used_phrase="gained the {} skill"),
-            CounterGroup("team", L.TEAM_NAMES, L.TM_GOLD, "team", labels=lambda sc: ("team",),
-                         used_phrase="earned gold"))
+            CounterGroup("team", L.TEAM_NAMES, L.TM_BLOCKED, "team", labels=lambda sc: ("team",),
+                         used_phrase="had a round blocked"))
 
 
 def categories(scenario) -> tuple[CategorySpec, ...]:
@@ -153,7 +153,7 @@ SPEC = GameSpec(
     item_name="card", item_labels=(), compile_scenario=compile_scenario, run_chunk=run_chunk,
     default_scenario=default_scenario, assumptions=assumptions, groups=groups,
     draw_map=draw_map, reference=_reference, replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,
-    summary_counters=("floor", "skeletons", "boss_hits", "climbed", "cards_played", "redraws", "offers", "blocked"),
+    summary_counters=("floor", "skeletons", "boss_hits", "cards_played", "redraws", "offers", "passes", "blocked"),
     list_keys={"components.cards": "name", "components.tower": "name", "components.boss": "name"},
     check=check, turn_cap=1000, cooperative=True, categories=categories,
     contrasts=(Contrast("supply", _other_supply, "Easy against Hard: the Level 2 supply option flipped."),

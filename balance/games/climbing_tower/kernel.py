@@ -108,7 +108,7 @@ def play_on_nb(s, f):
 def finish_nb(s, won):
     end_game_nb(s, won)
     for p in range(2):
-        s[final_at(p, FN_FLOOR)] = s[pl_at(p, PL_FLOOR)]
+        s[final_at(p, FN_FLOOR)] = s[pl_at(p, PL_FLOOR)] + 1     # counted from 1, as a player would
     for c in range(s[OPT + OPT_N_CARDS]):
         s[cc_at(c, CC_IN_DECK_END)] = s[at(LOC, c)] == E.LOC_DECK
     s[TEAM + TM_DECK_END] = s[SC + SC_DECK_N]

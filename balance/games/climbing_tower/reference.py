@@ -407,7 +407,7 @@ class Table(BuildAndNextRound):
         self.emit(E.EV_END, -1, self.victory, self.round, self.boss.damage)
         self.gather_cards()
         for pl in self.players:
-            pl.count["floor"] = pl.floor
+            pl.count["floor"] = pl.floor + 1
         for c in range(len(self.cards)):
             self.card_count[c]["in_deck_end"] = int(c in self.deck)
         self.team["deck_end"] = len(self.deck)
