@@ -87,6 +87,23 @@ def test_common_deck_is_level1_and_two_random_level2_and_the_rest_form_the_piles
                                                           [f"blue_{n}" for n in range(1, 7)])
 
 
+def test_one_tower_card_under_the_boss():
+    t = Table(rules={"tower_cards": 1}, tower=("004",), boss_side="B")
+    assert [e[3] for e in t.events(E.EV_TOWER)] == [3, -1]
+    assert t.sc(L.SC_N_POS) == 2 and t.sc(L.SC_N_SLOTS) == 10
+
+
+@pytest.mark.parametrize("hand_size, ok", [(4, True), (5, False)])
+def test_hand_size_the_starting_deck_can_deal_twice(hand_size, ok):
+    from balance.scenario import ScenarioError, load_scenario
+    data = {"game": "climbing_tower", "players": 2, "rules": {"hand_size": hand_size}}
+    if ok:
+        assert load_scenario(data).rules.hand_size == hand_size
+    else:
+        with pytest.raises(ScenarioError, match="rules.hand_size.*at most 4"):
+            load_scenario(data)
+
+
 @pytest.mark.parametrize("n", [0, 12])
 def test_starting_level2_edges(n):
     t = Table(rules={"starting_level2": n})
@@ -274,18 +291,17 @@ def test_a_player_holding_cards_who_cannot_act_ends_the_round():
 
 
 def test_empty_hand_player_passes_while_the_partner_plays_on():
-    t = Table(rules={"hand_size": 1})
-    t.deck_only(*START_HAND)
+    t = Table(rules={"hand_size": 2, "redraws": 1})
+    t.deck_only("purple_1", "purple_2", "purple_3", "purple_4", "purple_5", "purple_6")
     t.deals("purple_1", "purple_2", "purple_3", "purple_4", "purple_5", "purple_6")
-    t.choices(0, 0)                                  # 0 plays purple_1, 1 plays purple_2
+    # 0 plays purple_1; 1 redraws purple_3 (row 2: after its two plays) and draws purple_5; 0 plays purple_2 and is
+    # out of cards; 1 plays purple_4; 0 passes (no choice asked); 1 plays purple_5
+    t.choices(0, 2, 0, 0, 0)
     t.play_phase(0)
-    assert [e[0] for e in t.events() if e[0] in (E.EV_PLAY, E.EV_PASS)] == [E.EV_PLAY, E.EV_PLAY]
-    t2 = Table(rules={"hand_size": 2, "redraws": 0})
-    t2.deck_only(*START_HAND)
-    t2.deals("purple_1", "purple_3", "purple_2", "purple_4", "purple_5", "purple_6")
-    t2.choices(3, 3, 0, 0, 0, 0)        # both offer (exchange), then each plays its two cards
-    t2.play_phase(0)
-    assert t2.pl(0, L.PL_HAND_N) == 0 and t2.pl(1, L.PL_HAND_N) == 0
+    ev = [(E.EV_NAMES[e[0]], e[1]) for e in t.events() if e[0] in (E.EV_PLAY, E.EV_PASS, E.EV_REDRAW)]
+    assert ev == [("play", 0), ("redraw", 1), ("play", 0), ("play", 1), ("pass", 0), ("play", 1)]
+    assert t.final(0, "passes") == 1 and t.final(1, "passes") == 0
+    assert int(t.s[L.M_CHOICE_I]) == 5                      # the pass asked the strategy nothing
 
 
 def test_empty_hand_bonus_when_both_hands_are_played_out_not_when_blocked():
@@ -305,6 +321,17 @@ def test_empty_hand_bonus_when_both_hands_are_played_out_not_when_blocked():
     t2.end_play()
     assert t2.sc(L.SC_BLOCKED) == 1 and t2.events(E.EV_BONUS) == []
     assert t2.events(E.EV_BLOCKED) == [(E.EV_BLOCKED, 1, 1, 0, 0)]
+
+
+@pytest.mark.parametrize("bonus", [0, 5])
+def test_empty_hand_bonus_edges(bonus):
+    t = Table(rules={"hand_size": 1, "empty_hand_bonus": bonus})
+    t.deck_only(*START_HAND)
+    t.deals(*START_HAND)
+    t.choices(0, 0)
+    t.play_phase(0)
+    t.end_play()
+    assert t.sc(L.SC_GOLD) == bonus and t.sc(L.SC_SUPPLY_TOKENS) == 8 - bonus
 
 
 def test_empty_hand_bonus_is_lost_when_the_token_supply_is_empty():
