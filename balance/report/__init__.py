@@ -12,7 +12,8 @@ import jinja2
 import pandas as pd
 
 from ..outputs import atomic_directory
-from ..results import Results, file_name
+from ..display import file_name
+from ..results import Results
 
 FIGURES = ("seats", "lengths", "victories", "cards", "win_rate_by_length")   # every game's figures
 FILES = ("index.html", "summary.md") + tuple(f"{name}.png" for name in FIGURES)   # a report folder holds only these
@@ -24,7 +25,7 @@ def files_for(scenario) -> tuple[str, ...]:
     from ..games import counter_groups
 
     from ..games import categories
-    from ..results import file_name
+    from ..display import file_name
 
     spec = scenario.spec()
     extra = (["roles"] if spec.role_name else []) + (["score_lines"] if spec.score_lines else [])
@@ -87,7 +88,8 @@ def write_report(results: Results, out_dir: str | os.PathLike,
         "seat_test_line": seat_test_line, "scenario": _scenario_text(meta),
         "assumptions": [tuple(str(x) for x in a) for a in assumptions],
         "seats": display[first], "victories": display[second], "lengths": results.lengths,
-        "extra": [_table("Contrasts", display["Contrasts"])] if "Contrasts" in display else [],
+        "extra": [_table(title, display[title]) for title in ("Strategies", "Strategy x seat", "Contrasts")
+                  if title in display and (title == "Contrasts" or results.rotates)],
     }
     csvs = {f"category_{file_name(name)}.csv": df for name, df in results.categories.items()}
     own = FILES + tuple(f"{name}.png" for name in results.plot.available() if name not in FIGURES) + tuple(csvs)
