@@ -3,14 +3,18 @@ table in results.parquet whatever the run kept, every column defined, intervals 
 bound they do not reach, tables aligned, assumptions written as a designer writes them."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 
 from balance.results import Results
-from balance.stats import Aggregator, wilson
-from test_aggregate import GAMES, LINEUP, P, SPEC, CAP, aggregate, split
+from balance.stats import wilson
+from test_aggregate import GAMES, LINEUP, P, aggregate
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 
 def test_strategy_x_seat_counts_each_strategy_at_each_seat_as_pandas_does():
@@ -63,3 +67,85 @@ def test_results_parquet_is_always_the_seats_table_and_kept_games_have_their_own
     assert len(back.games) == keep
     if keep:
         assert_frame_equal(pd.read_parquet(tmp_path / "run" / "games.parquet"), r.games)
+
+
+# --- balance replay: cards by Building and Photo, a labelled snapshot line ------------------------------------------
+
+def test_spooky_replay_names_cards_by_building_and_photo_and_labels_the_town():
+    import re
+    from balance.games.spooky_tower.narrate import narrate_text
+    from balance.games.spooky_tower.reference import play_scenario
+    from balance.scenario import load_scenario
+    sc = load_scenario(SCENARIOS / "spooky_tower.toml")
+    game = play_scenario(sc, seed=1, game=0)
+    text = narrate_text(game)
+    assert not re.search(r"\bcard \d", text), "an internal card id in the narration"
+    takes = [line for line in text.splitlines() if line.startswith("  takes ")]
+    name = r"  takes a Building \d+ card \(Photo: [a-z_0-9, ]+\)( \(by an effect\))?$"
+    assert takes and all(re.match(name, t) for t in takes)
+    snaps = [line for line in text.splitlines() if line.startswith("  = ")]
+    assert snaps and all("Town, cards left by value [1:" in s and "House [" in s for s in snaps)
+    last = game.snapshots[-1]       # the labels carry the counts the snapshot holds
+    assert " ".join(f"{v}:{n}" for v, n in enumerate(last.town) if v > 0) in snaps[-1]
+
+
+def test_haunted_replay_names_chits_by_content_and_labels_the_snapshot():
+    import re
+    from pathlib import Path
+    from balance.games.haunted_tower import board_of
+    from balance.games.haunted_tower.arrays import chit_contents
+    from balance.games.haunted_tower.narrate import Replay, narrate_text
+    from balance.games.haunted_tower.reference import play_scenario
+    from balance.scenario import load_scenario
+    sc = load_scenario(SCENARIOS / "haunted_tower.toml")
+    ref = play_scenario(sc, seed=1, game=0)
+    c = sc.components
+    r = Replay(game=ref, board=board_of(Path(sc.resources["map"])), heroes=tuple(h.name for h in c.heroes),
+               monsters=tuple(m.name for m in c.monsters), items=tuple(i.name for i in c.items),
+               strategies=("a",) * len(ref.kinds), chits=tuple(chit_contents(c)))
+    text = narrate_text(r)
+    assert not re.search(r"\bchit \d", text), "an internal chit id in the narration"
+    snaps = [line for line in text.splitlines() if line.startswith("  = ")]
+    assert snaps and all("chits left: Tower 1 " in s for s in snaps)
+    assert all(re.search(r": (Tower \d, -?\d+ hp, attack -?\d+, \d+ items?, -?\d+ points|out)", s) for s in snaps)
+
+
+# --- the Assumptions section: values as a designer writes them, reasons true of them -------------------------------
+
+@pytest.mark.parametrize("game", ["spooky_tower", "haunted_tower", "climbing_tower"])
+def test_assumption_values_are_written_as_in_a_scenario_file(game):
+    import tomllib
+    from balance.scenario import load_scenario
+    sc = load_scenario(SCENARIOS / f"{game}.toml")
+    rows = sc.spec().assumptions(sc)
+    for setting, value, reason in rows:
+        assert "{" not in value and "True" not in value and "False" not in value and "'" not in value, (setting, value)
+        if setting.startswith("rules."):
+            key = setting.split(".", 1)[1]
+            assert tomllib.loads(f"x = {value}")["x"] == sc.rules.model_dump(mode="json")[key], setting
+        if value == "false":
+            assert reason.startswith("Off"), setting
+
+
+def test_spooky_ghost_worth_reason_follows_the_value_in_force():
+    from balance.scenario import load_scenario
+    sc = load_scenario(SCENARIOS / "spooky_tower.toml", **{"components.buildings.12.ghost_worth": 1})
+    rows = {s: (v, why) for s, v, why in sc.spec().assumptions(sc)}
+    value, why = rows["components.buildings.12.ghost_worth"]
+    assert value == "1" and "two ghosts" not in why and "public card list: 2" in why
+    assert rows["components.buildings"][0] == "public card list"        # the cards themselves did not change
+    sc = load_scenario(SCENARIOS / "spooky_tower.toml")
+    rows = {s: (v, why) for s, v, why in sc.spec().assumptions(sc)}
+    assert rows["components.buildings.12.ghost_worth"] == ("2", rows["components.buildings.12.ghost_worth"][1])
+    assert "two ghosts" in rows["components.buildings.12.ghost_worth"][1]
+
+
+def test_a_reconstructed_component_the_scenario_replaces_is_not_called_the_reconstruction():
+    from balance.games.climbing_tower import assumptions
+    from balance.scenario import load_scenario
+    base = load_scenario(SCENARIOS / "climbing_tower.toml")
+    boss = base.components.boss
+    changed = base.model_copy(update={"components": base.components.model_copy(update={"boss": boss[:1]})})
+    rows = {s: (v, why) for s, v, why in assumptions(changed)}
+    assert rows["components.boss"][0] == "the scenario's own" and "No public source" not in rows["components.boss"][1]
+    assert rows["components.cards"][0] == "ASSUMED reconstruction"
