@@ -29,7 +29,13 @@ def _ci(lo, hi) -> str:
 
 
 def _num(x, digits: int = 3) -> str:
-    return "-" if not np.isfinite(x) else f"{x:.{digits}f}"
+    """A mean or ratio with ``digits`` decimals; one that is not 0 but would read 0.000 is "<0.001"."""
+    if not np.isfinite(x):
+        return "-"
+    text = f"{x:.{digits}f}"
+    if x != 0 and float(text) == 0 and digits > 0:
+        return ("<" if x > 0 else ">-") + f"{10.0 ** -digits:.{digits}f}"
+    return text
 
 
 def display_tables(r) -> dict[str, pd.DataFrame]:
@@ -136,7 +142,13 @@ def file_name(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", str(name).lower()).strip("_") or "x"
 
 
-_LEFT = {"strategy", "kind", "measure", "lineup", "outcome", "contrast", "variant"}
+_NUMBER = re.compile(r"^[-+<>]?[\d,.]+%?$|^[-+<>\d.,%\[\] ]*\d[-+<>\d.,%\[\] ]*$")
+
+
+def is_number_column(values) -> bool:
+    """Whether a display column holds numbers (and intervals, "-" for none): those align right, text aligns left."""
+    cells = [str(v) for v in values if str(v) not in ("-", "")]
+    return bool(cells) and all(_NUMBER.match(v) for v in cells)
 
 
 def text_table(df: pd.DataFrame, indent: str = "  ") -> str:
@@ -144,7 +156,7 @@ def text_table(df: pd.DataFrame, indent: str = "  ") -> str:
     cols = [str(c) for c in df.columns]
     cells = [[str(v) for v in df[c]] for c in df.columns]
     widths = [max([len(c)] + [len(v) for v in vals]) for c, vals in zip(cols, cells)]
-    just = [(str.ljust if c in _LEFT else str.rjust) for c in cols]
+    just = [(str.rjust if is_number_column(vals) else str.ljust) for vals in cells]
     lines = [indent + "  ".join(j(c, w) for j, c, w in zip(just, cols, widths))]
     lines.append(indent + "  ".join("-" * w for w in widths))
     for i in range(len(df)):

@@ -149,3 +149,116 @@ def test_a_reconstructed_component_the_scenario_replaces_is_not_called_the_recon
     rows = {s: (v, why) for s, v, why in assumptions(changed)}
     assert rows["components.boss"][0] == "the scenario's own" and "No public source" not in rows["components.boss"][1]
     assert rows["components.cards"][0] == "ASSUMED reconstruction"
+
+
+# --- every column explained, in docs/metrics.md and in the report ------------------------------------------------
+
+METRICS = (Path(__file__).resolve().parents[1] / "docs" / "metrics.md").read_text()
+
+
+def _empty_results(game):
+    """A game's Results with no game played: every table it has, from its shipped scenario, without a kernel."""
+    from balance.scenario import load_scenario
+    from balance.stats import Aggregator
+    sc = load_scenario(SCENARIOS / f"{game}.toml")
+    return Aggregator(sc.spec(), [seat.strategy for seat in sc.seats], sc.turn_cap, scenario=sc).finalize()
+
+
+@pytest.mark.parametrize("game", ["spooky_tower", "haunted_tower", "climbing_tower"])
+def test_every_column_of_every_table_is_defined_in_metrics_md_and_has_a_note(game):
+    from balance.report.columns import column_note, section, slug
+    r = _empty_results(game)
+    t = r.tallies
+    headings = {slug(h.lstrip("#").strip()) for h in METRICS.splitlines() if h.startswith("#")}
+    for title, df in r.display_tables().items():
+        assert slug(section(title, {g.name for g in t.groups}, {c.name for c in t.categories})) in headings, title
+        for column in df.columns:
+            assert column_note(title, column, t), (title, column)
+    for g in t.groups:                  # a group's columns are named after its counters: each defined there
+        for name in g.counter_names:
+            assert f"| {name} |" in METRICS or f"| {name} (" in METRICS or f", {name} " in METRICS or \
+                f"| {name}/" in METRICS, (g.name, name)
+    for title, df in r.display_tables().items():     # the means tables' columns are the game's final counters
+        if title.endswith("(means per game)"):
+            for name in df.columns[1:]:
+                assert f"`{name}`" in METRICS or f"| {name} |" in METRICS, (title, name)
+
+
+def test_group_columns_say_they_are_an_association():
+    from balance.report.columns import column_note
+    r = _empty_results("spooky_tower")
+    for column in ("win flipped", "win not flipped", "diff (pp)", "95% CI (pp)"):
+        assert "association, not a cause" in column_note("Per value", column, r.tallies)
+    assert "ghosts" in column_note("Per value", "ghosts/flipped", r.tallies)
+
+
+def test_the_report_links_metrics_md_and_gives_every_header_a_tooltip_and_a_footnote(tmp_path):
+    from html.parser import HTMLParser
+    from balance.report import write_report
+    r = aggregate(GAMES, [len(GAMES["game"])])
+    html = write_report(r, tmp_path / "rep", []).read_text()
+
+    class Headers(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.th, self.links, self.table = [], [], None
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "table":
+                self.table = a.get("data-table")
+            if tag == "th" and self.table not in (None, "Assumptions"):
+                self.th.append((self.table, a.get("title"), a.get("class")))
+            if tag == "a" and "metrics.md" in (a.get("href") or ""):
+                self.links.append(a["href"])
+
+    page = Headers()
+    page.feed(html)
+    assert page.th and all(title for _, title, _ in page.th), [x for x in page.th if not x[1]]
+    assert (tmp_path / "rep" / page.links[0].split("#")[0]).resolve() == \
+        (Path(__file__).resolve().parents[1] / "docs" / "metrics.md")
+    assert any(link.endswith("#per-value--per-monster--per-item") for link in page.links)
+    assert html.count("association, not a cause") >= 4       # the group table's note and its footnotes
+    assert '<dl class="columns">' in html
+
+
+def test_tables_align_text_left_and_numbers_right_in_the_report_and_on_the_terminal(tmp_path):
+    from balance.report import write_report
+    r = _empty_results("climbing_tower")
+    text = r.summary()
+    block = text.split("\nPer BOSS side\n")[1].splitlines()
+    header, rule, first = block[0], block[1], block[2]
+    assert header.startswith("  BOSS side") and first.startswith("  A ")      # a label column: left
+    assert header.rstrip().endswith("mean rounds (won)") and first.rstrip().endswith("-")
+    r = aggregate(GAMES, [len(GAMES["game"])])
+    html = write_report(r, tmp_path / "rep", []).read_text()
+    assert '<th class="text" title=' in html and '<td class="num">' in html
+    assert '<td class="text">greedy</td>' in html and '<td class="num">0</td>' in html
+
+
+def test_small_values_never_round_to_zero():
+    from balance.display import _ci, _num, _pct
+    assert _num(0.0004) == "<0.001" and _num(0.0) == "0.000" and _num(0.004, 2) == "<0.01"
+    assert _pct(4e-5) == "<0.01%" and _ci(2e-6, 4e-5) == "[<0.01, <0.01]%"
+
+
+def test_figures_use_the_tables_units_drop_empty_kinds_and_carry_a_caption():
+    import matplotlib
+    matplotlib.use("Agg")
+    games = dict(GAMES, victory=np.where(GAMES["victory"] == 0, 1, GAMES["victory"]).astype(np.int8))
+    games["winner"] = np.where(games["winner"] < 0, 0, games["winner"]).astype(np.int8)
+    r = aggregate(games, [len(games["game"])])
+    assert r.victories.games.iloc[0] == 0          # no unfinished game: no "unfinished" bar
+    fig = r.plot.victories()
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["ghosts", "amulet"]
+    heights = sorted(p.get_height() for p in ax.patches)
+    assert heights == pytest.approx(sorted(100 * r.victories.share.iloc[1:]))
+    assert "%" in ax.get_ylabel() and fig._suptitle.get_text()
+    fig = r.plot.cards()
+    bottom = fig.axes[1]
+    ys = np.asarray(bottom.containers[0][0].get_ydata(), dtype=float)      # the errorbar's points
+    assert ys == pytest.approx(100 * r.cards.win_rate_diff.to_numpy(), nan_ok=True)
+    assert "percentage points" in bottom.get_ylabel() and "association" in fig._suptitle.get_text()
+    for name in r.plot.available():
+        assert getattr(r.plot, name)()._suptitle.get_text(), name

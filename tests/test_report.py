@@ -139,7 +139,7 @@ def test_summary_md_has_the_seat_rows(results, tmp_path):
 
 def test_index_html_puts_findings_first_and_run_details_last(results, tmp_path):
     html = (write_report(results, tmp_path / "r", [])).read_text()
-    assert html.index("<h2>Findings</h2>") < html.index("<h2>Seats</h2>") < html.index("<h2>Run</h2>")
+    assert html.index("<h2>Findings</h2>") < html.index('data-table="Seats"') < html.index("<h2>Run</h2>")
     assert html.index("<h2>Scenario (resolved)</h2>") < html.index("<h2>Run</h2>")
 
 
