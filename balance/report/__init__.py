@@ -56,7 +56,7 @@ def _table(title: str, df: pd.DataFrame, note: str | None = None, tallies=None) 
     notes = [""] * len(columns) if tallies is None else [column_note(title, c, tallies) for c in columns]
     heading = section(title, {g.name for g in tallies.groups}, {c.name for c in tallies.categories}) \
         if tallies is not None else "Conventions"
-    return {"title": title, "columns": columns, "notes": notes, "anchor": slug(heading),
+    return {"title": title, "id": file_name(title), "columns": columns, "notes": notes, "anchor": slug(heading),
             "align": ["num" if is_number_column(df[c]) else "text" for c in df.columns],
             "rows": [[str(v) for v in row] for row in df.itertuples(index=False)], "note": note}
 

@@ -12,6 +12,8 @@ ASSOCIATION = ("An association, not a cause: it compares the seats (or games) th
                "not, in the same games, and strong positions reach it more often. Only a change to the game, run "
                "on the same seed and compared, says what a card or rule does.")
 
+_SHORT = "An association, not a cause (see the note under the table)."
+
 # table title (or its first word for "Per <group>" tables) -> heading of docs/metrics.md
 SECTIONS = {
     "Seats": "Seats", "Heroes": "Heroes (The Haunted Tower)", "Strategies": "Strategies",
@@ -103,18 +105,18 @@ def _group_note(column: str, g) -> str:
     used = g.counter_names[g.used_counter]
     who = "games the team" if getattr(g, "per_team", False) else "seat-games in which the seat"
     if column == g.name:
-        return f"The {g.name}: one row each."
+        return f"One row per {g.name}."
     if column.endswith("/game"):
         return (f"'{column[:-5]}' per game, all seats together: total over all seats and games / games.")
     if "/" in column:
         top, base = column.split("/", 1)
         return f"'{top}' per '{base}': total of {top} / total of {base}, over all games and seats."
     if column == f"win {used}":
-        return f"Win rate of the {who} {used} this at least once. {ASSOCIATION}"
+        return f"Win rate of the {who} {used} this at least once. {_SHORT}"
     if column == f"win not {used}":
-        return f"Win rate of the other {who.split(' in which')[0]}. {ASSOCIATION}"
+        return f"Win rate of the other {who.split(' in which')[0]}. {_SHORT}"
     if column == "diff (pp)":
-        return f"win {used} - win not {used}, in percentage points. {ASSOCIATION}"
+        return f"win {used} - win not {used}, in percentage points. {_SHORT}"
     if column == "95% CI (pp)":
-        return f"95% interval of the difference: Newcombe's hybrid score interval. {ASSOCIATION}"
+        return f"95% interval of the difference: Newcombe's hybrid score interval. {_SHORT}"
     return ""
