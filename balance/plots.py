@@ -39,8 +39,8 @@ def caption(r: Results, name: str) -> str:
     if name.startswith("group_") or name == "cards":
         g = t.groups[0] if name == "cards" else next(x for x in t.groups if f"group_{_file(x.name)}" == name)
         u = g.counter_names[g.used_counter]
-        return (f"Per {g.name}: counters per game (top); win rate when '{u}' happened minus when it did not, in "
-                "percentage points with 95% intervals (bottom): an association, not a cause.")
+        return (f"Per {g.name}: counters per game; win rate when '{u}' happened minus when not, in percentage "
+                "points with 95% CI (an association, not a cause).")
     if name.startswith("category_"):
         c = next(x for x in t.categories if f"category_{_file(x.name)}" == name)
         return (f"Team win rate per {c.name}, in %, sorted from the hardest to the easiest, with Wilson 95% "

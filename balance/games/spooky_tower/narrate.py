@@ -135,7 +135,7 @@ def _source(book: CardBook, src: int, sid: int) -> str:
     if src == E.SRC_BONUS:
         return f"Building {book.value[sid]} bonus"
     if src == E.SRC_PHOTO:
-        return f"Photo of the {card_name(book, sid)}"
+        return f"Photo of a Building {book.value[sid]} card ({', '.join(_fx_list(book.photo[sid])) or 'nothing'})"
     if src == E.SRC_DIAL:
         return f"clock dial, step {sid}"
     if src == E.SRC_GRIMOIRE:
