@@ -153,7 +153,8 @@ def main():
 @click.option("--keep-games", type=click.IntRange(min=0), default=0, show_default=True,
               help="Keep up to this many per-game rows (saved with --out).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False),
-              help="Write results.parquet and meta.json into this folder (new, empty, or an earlier --out).")
+              help="Write results.parquet (the seats table), games.parquet (with --keep-games) and meta.json into "
+                   "this folder (new, empty, or an earlier --out).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 def run(scenario, out_dir, as_json, **kw):
     """Play a scenario's games and print seat win rates, victory kinds, lengths and card values."""

@@ -25,9 +25,49 @@ def _figure(width: float, height: float) -> Figure:
 
 
 def _errors(df):
-    """Asymmetric error bars (below, above) from a table with win_rate/share and ci_low/ci_high columns."""
+    """Asymmetric error bars (below, above) from a table with win_rate/share and ci_low/ci_high columns, in percent
+    as the tables print them."""
     centre = df["win_rate"] if "win_rate" in df else df["share"]
-    return centre.to_numpy(), np.vstack([(centre - df.ci_low).to_numpy(), (df.ci_high - centre).to_numpy()])
+    err = np.vstack([(centre - df.ci_low).to_numpy(), (df.ci_high - centre).to_numpy()])
+    return 100 * centre.to_numpy(), 100 * np.nan_to_num(err)
+
+
+def caption(r: Results, name: str) -> str:
+    """The one-line caption of the figure ``name`` (as ``Results.plot.available`` names it): what it shows, in the
+    tables' units."""
+    t = r.tallies
+    if name.startswith("group_") or name == "cards":
+        g = t.groups[0] if name == "cards" else next(x for x in t.groups if f"group_{_file(x.name)}" == name)
+        u = g.counter_names[g.used_counter]
+        return (f"Per {g.name}: counters per game; win rate when '{u}' happened minus when not, in percentage "
+                "points with 95% CI (an association, not a cause).")
+    if name.startswith("category_"):
+        c = next(x for x in t.categories if f"category_{_file(x.name)}" == name)
+        return (f"Team win rate per {c.name}, in %, sorted from the hardest to the easiest, with Wilson 95% "
+                "intervals; the dashed line and grey band are all games.")
+    return {
+        "seats": "Win rate by seat and by strategy, in %, with Wilson 95% intervals; the dashed line is an equal "
+                 "share of the finished games.",
+        "roles": f"Win rate (%) and mean points by {t.role_name}, with 95% intervals (Wilson; Student t).",
+        "lengths": "Games by length in turns and in rounds, stacked by how they ended; the dotted line is the median.",
+        "victories": "Share of games ending each way, in %, with Wilson 95% intervals (a way no game ended is left "
+                     "out).",
+        "score_lines": "Mean points per game from each line of the scoring table.",
+        "win_rate_by_length": "Each seat's share of the wins among games of each length, in %, with a Wilson 95% "
+                              "band.",
+        "contrasts": "Each variant's team win rate (%) and its difference from the scenario (percentage points), "
+                     "with 95% intervals.",
+    }.get(name, name.replace("_", " ").capitalize())
+
+
+def _file(name: str) -> str:
+    from .display import file_name
+    return file_name(name)
+
+
+def _caption(fig: Figure, r: Results, name: str) -> Figure:
+    fig.suptitle(caption(r, name), fontsize="small", wrap=True)
+    return fig
 
 
 def _fair_share(r: Results) -> float:
@@ -45,14 +85,14 @@ def seats(r: Results) -> Figure:
             (ax_strat, r.strategies, list(r.strategies.strategy), "By strategy")):
         y, err = _errors(df)
         x = np.arange(len(df))
-        ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o", capsize=4)
-        ax.axhline(_fair_share(r), color="grey", ls="--", lw=1, label="equal share")
+        ax.errorbar(x, y, yerr=err, fmt="o", capsize=5, elinewidth=1.5)
+        ax.axhline(100 * _fair_share(r), color="grey", ls="--", lw=1, label="equal share")
         ax.set_xticks(x, labels)
         ax.set_xlim(-0.6, len(df) - 0.4)
         ax.set_title(title)
-    ax_seat.set_ylabel("win rate (95% CI)")
+    ax_seat.set_ylabel("win rate, % (95% CI)")
     ax_seat.legend(loc="best", title=f"seat test p = {r.seat_test.p_value:.3g}", fontsize="small")
-    return fig
+    return _caption(fig, r, "seats")
 
 
 def lengths(r: Results) -> Figure:
@@ -75,20 +115,24 @@ def lengths(r: Results) -> Figure:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(which)
         ax.set_ylabel("games")
-    return fig
+    return _caption(fig, r, "lengths")
 
 
 def victories(r: Results) -> Figure:
     """Share of games ending in each victory kind (including unfinished), with Wilson 95% intervals."""
-    fig = _figure(5, 3.4)
-    ax = fig.subplots()
     df = r.victories
+    df = df[df.games > 0]           # a way no game ended has no bar to draw
+    fig = _figure(max(5.0, 1.4 * len(df)), 3.8)
+    ax = fig.subplots()
     y, err = _errors(df)
     x = np.arange(len(df))
-    ax.bar(x, y, yerr=np.nan_to_num(err), capsize=4, color="tab:blue")
-    ax.set_xticks(x, list(df.kind))
-    ax.set_ylabel("share of games (95% CI)")
-    return fig
+    ax.bar(x, y, color="tab:blue")
+    ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", capsize=6, elinewidth=1.5)
+    labels = [str(k).replace("_", " ") for k in df.kind]
+    long = max((len(k) for k in labels), default=0) > 10
+    ax.set_xticks(x, labels, rotation=20 if long else 0, ha="right" if long else "center")
+    ax.set_ylabel("share of games, % (95% CI)")
+    return _caption(fig, r, "victories")
 
 
 def cards(r: Results) -> Figure:
@@ -103,25 +147,30 @@ def group(r: Results, name: str | None = None) -> Figure:
     g = t.groups[0] if name is None else next(x for x in t.groups if x.name == name)
     df = r.group(g.name)
     u = g.counter_names[g.used_counter]
-    fig = _figure(max(10, 0.45 * len(df)), 6)
+    fig = _figure(max(10, 0.45 * len(df)), 6.4)
     top, bottom = fig.subplots(2, 1, sharex=True)
     x = np.arange(len(df))
-    width = 0.8 / max(len(g.counter_names), 1)
-    for c, cname in enumerate(g.counter_names):
-        top.bar(x + (c - (len(g.counter_names) - 1) / 2) * width, df[f"{cname}_per_game"], width, label=cname)
+    shown = [c for c in g.counter_names if np.nansum(df[f"{c}_per_game"]) > 0]   # a counter never counted: no bars
+    width = 0.8 / max(len(shown), 1)
+    for c, cname in enumerate(shown):
+        top.bar(x + (c - (len(shown) - 1) / 2) * width, df[f"{cname}_per_game"], width, label=cname)
     top.set_ylabel("per game")
-    top.legend(fontsize="small", ncols=len(g.counter_names), loc="lower center", bbox_to_anchor=(0.5, 1.0),
-               frameon=False)
-    d = df.win_rate_diff.to_numpy()
-    err = np.vstack([d - df.diff_ci_low.to_numpy(), df.diff_ci_high.to_numpy() - d])
-    bottom.errorbar(x, d, yerr=np.nan_to_num(err), fmt="o", capsize=3)
+    if shown:
+        top.legend(fontsize="small", ncols=len(shown), loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    d = 100 * df.win_rate_diff.to_numpy()
+    err = np.vstack([d - 100 * df.diff_ci_low.to_numpy(), 100 * df.diff_ci_high.to_numpy() - d])
+    bottom.errorbar(x, d, yerr=np.nan_to_num(err), fmt="o", capsize=4, elinewidth=1.5)
     bottom.axhline(0, color="grey", lw=1)
-    bottom.set_ylabel(f"win rate: {u} - not {u}")
+    if not g.used_pairs.any():      # nothing to compare: say so rather than draw an empty panel
+        bottom.text(0.5, 0.5, f"'{u}' never happened in these games: nothing to compare", ha="center",
+                    va="center", transform=bottom.transAxes, color="grey")
+        bottom.set_yticks([])
+    bottom.set_ylabel(f"win {u} - win not {u},\npercentage points (95% CI)")
     labels = [str(v) for v in df[g.name]]
     rotate = max((len(s) for s in labels), default=0) > 3
     bottom.set_xticks(x, labels, rotation=60 if rotate else 0, ha="right" if rotate else "center")
     bottom.set_xlabel(g.name)
-    return fig
+    return _caption(fig, r, "cards" if g is t.groups[0] else f"group_{_file(g.name)}")
 
 
 def roles(r: Results) -> Figure:
@@ -133,9 +182,9 @@ def roles(r: Results) -> Figure:
     x = np.arange(len(df))
     labels = [str(v) for v in df[t.role_name]]
     y, err = _errors(df)
-    ax_win.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o", capsize=4)
+    ax_win.errorbar(x, y, yerr=err, fmt="o", capsize=5, elinewidth=1.5)
     ax_win.set_xticks(x, labels, rotation=30, ha="right")
-    ax_win.set_ylabel("win rate (95% CI)")
+    ax_win.set_ylabel("win rate, % (95% CI)")
     ax_win.set_title(f"Wins by {t.role_name}")
     if t.points_counter:
         pts = f"{t.points_counter}_mean"
@@ -145,7 +194,7 @@ def roles(r: Results) -> Figure:
         ax_pts.set_ylabel(f"mean {t.points_counter} (95% CI)")
         ax_pts.set_title(f"{t.points_counter.capitalize()} by {t.role_name}")
     ax_pts.set_xticks(x, labels, rotation=30, ha="right")
-    return fig
+    return _caption(fig, r, "roles")
 
 
 def score_lines(r: Results) -> Figure:
@@ -168,7 +217,7 @@ def score_lines(r: Results) -> Figure:
     ax.set_xticks(x, labels, rotation=30, ha="right")
     ax.set_ylabel("mean points per game")
     ax.legend(fontsize="small")
-    return fig
+    return _caption(fig, r, "score_lines")
 
 
 def win_rate_by_length(r: Results, which: str = "rounds", min_games: int = 1) -> Figure:
@@ -181,15 +230,15 @@ def win_rate_by_length(r: Results, which: str = "rounds", min_games: int = 1) ->
     for s, name in zip(r.seats.seat, r.seats.strategy):
         k = df[f"seat{s}_wins"].to_numpy()
         lo, hi = wilson(k, df.games.to_numpy())
-        ax.plot(x, df[f"seat{s}_share"], marker=".", label=f"seat {s} ({name})")
-        ax.fill_between(x, lo, hi, alpha=0.15)
+        ax.plot(x, 100 * df[f"seat{s}_share"], marker=".", label=f"seat {s} ({name})")
+        ax.fill_between(x, 100 * lo, 100 * hi, alpha=0.15)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(which)
-    ax.set_ylabel("share of games won (95% CI)")
-    ax.set_ylim(0, 1)
+    ax.set_ylabel("share of games won, % (95% CI)")
+    ax.set_ylim(0, 100)
     if len(df):
         ax.legend(fontsize="small")
-    return fig
+    return _caption(fig, r, "win_rate_by_length")
 
 
 def category(r: Results, name: str) -> Figure:
@@ -202,23 +251,23 @@ def category(r: Results, name: str) -> Figure:
     x = np.arange(len(df))
     y, err = _errors(df)
     many = len(df) > 60
-    ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="." if many else "o", ms=3 if many else 5,
-                elinewidth=0.6 if many else 1, capsize=0 if many else 3)
+    ax.errorbar(x, y, yerr=err, fmt="." if many else "o", ms=3 if many else 5,
+                elinewidth=0.8 if many else 1.5, capsize=0 if many else 4)
     wins, games = int(df.wins.sum()), int(df.games.sum())
     if games:
+        from .display import _pct
         lo, hi = wilson(wins, games)
-        ax.axhline(wins / games, color="grey", ls="--", lw=1, label=f"all games {100 * wins / games:.1f}%")
-        ax.axhspan(float(lo), float(hi), color="grey", alpha=0.15, lw=0)
+        ax.axhline(100 * wins / games, color="grey", ls="--", lw=1, label=f"all games {_pct(wins / games)}")
+        ax.axhspan(100 * float(lo), 100 * float(hi), color="grey", alpha=0.15, lw=0)
         ax.legend(fontsize="small", loc="upper left")
     if len(df) <= 40:
         ax.set_xticks(x, list(df[name]), rotation=60, ha="right")
         ax.set_xlabel(name)
     else:
         ax.set_xlabel(f"{name}, from the hardest to the easiest ({len(df)} played)")
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("team win rate (95% CI)")
-    ax.set_title(f"Win rate per {name}, sorted (Wilson 95% intervals)", fontsize="medium")
-    return fig
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("team win rate, % (95% CI)")
+    return _caption(fig, r, f"category_{_file(name)}")
 
 
 def contrasts(r: Results) -> Figure:
@@ -231,14 +280,15 @@ def contrasts(r: Results) -> Figure:
     labels = [f"scenario\n({v})" if c == "scenario" else f"{v}\n({s})"
               for c, v, s in zip(df.contrast, df.variant, df.sets)]
     rate, err = _errors(df)
-    ax_rate.errorbar(100 * rate, y, xerr=100 * np.nan_to_num(err), fmt="o", capsize=4)
+    ax_rate.errorbar(rate, y, xerr=err, fmt="o", capsize=5, elinewidth=1.5)
     ax_rate.set_yticks(y, labels)
     ax_rate.set_xlabel("team win rate, % (95% CI)")
     ax_rate.set_title("Win rate", fontsize="medium")
     d = df["diff"].to_numpy()
     derr = np.vstack([d - df.diff_ci_low.to_numpy(), df.diff_ci_high.to_numpy() - d])
-    ax_diff.errorbar(100 * d, y, xerr=100 * np.nan_to_num(derr), fmt="o", capsize=4, color="tab:orange")
+    ax_diff.errorbar(100 * d, y, xerr=100 * np.nan_to_num(derr), fmt="o", capsize=5, elinewidth=1.5,
+                     color="tab:orange")
     ax_diff.axvline(0, color="grey", lw=1)
-    ax_diff.set_xlabel("difference from the scenario, points (95% CI)")
+    ax_diff.set_xlabel("difference from the scenario, percentage points (95% CI)")
     ax_diff.set_title("Variant - scenario", fontsize="medium")
-    return fig
+    return _caption(fig, r, "contrasts")

@@ -10,7 +10,6 @@ import hashlib
 import json
 import math
 import os
-import re
 import textwrap
 import uuid
 from functools import cached_property
@@ -20,6 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .display import _ci, _num, _pct, file_name, text_table  # noqa: F401  (re-exported: older imports)
+from .display import display_tables as _display_tables
 from .outputs import atomic_directory
 from .stats import findings as _findings
 from .stats import team as _team
@@ -183,6 +184,35 @@ class Results:
         """One row per lineup entry (strategy slot), wherever it sat."""
         t = self.tallies
         return _rate_table({"slot": np.arange(len(t.lineup)), "strategy": list(t.lineup)}, t.slot_wins, t.slot_games)
+
+    @cached_property
+    def strategy_seats(self) -> pd.DataFrame:
+        """The strategy x seat table: one row per (distinct strategy, seat) it sat at, with games, wins, win rate and
+        Wilson 95% interval, so a seat's advantage and a strategy's strength can be read apart when the lineup
+        rotates. Empty for results saved before this tally was kept."""
+        t = self.tallies
+        if t.seat_slot_wins is None:
+            return pd.DataFrame(columns=["strategy", "seat", "games", "wins", "win_rate", "ci_low", "ci_high"])
+        order = list(dict.fromkeys(t.lineup))
+        rows = {"strategy": [], "seat": [], "games": [], "wins": []}
+        for name in order:
+            cols = [j for j, s in enumerate(t.lineup) if s == name]
+            for seat in range(len(t.lineup)):
+                games = int(t.seat_slot_games[seat, cols].sum())
+                if games:
+                    rows["strategy"].append(name)
+                    rows["seat"].append(seat)
+                    rows["games"].append(games)
+                    rows["wins"].append(int(t.seat_slot_wins[seat, cols].sum()))
+        return _rate_table({"strategy": rows["strategy"], "seat": np.asarray(rows["seat"], dtype=np.int64)},
+                           rows["wins"], rows["games"])
+
+    @property
+    def rotates(self) -> bool:
+        """Whether several strategies shared a seat (a mixed lineup with seat rotation): only then do the
+        Strategies and Strategy x seat tables say more than the Seats table."""
+        t = self.tallies
+        return len(set(t.lineup)) > 1 and bool(((t.seat_slot_games > 0).sum(axis=1) > 1).any())
 
     @cached_property
     def strategies(self) -> pd.DataFrame:
@@ -445,172 +475,61 @@ class Results:
                 "games_kept": len(self.games), "tallies": self.tallies.to_dict()})
         return json_safe({
             "meta": self.meta, "seat_test": self.seat_test._asdict(), "seats": rec(self.seats),
-            "slots": rec(self.slots), "strategies": rec(self.strategies), "victories": rec(self.victories),
+            "slots": rec(self.slots), "strategy_seats": rec(self.strategy_seats), "strategies": rec(self.strategies),
+            "victories": rec(self.victories),
             "lengths": rec(self.lengths), "cards": rec(self.cards), "games_kept": len(self.games),
             "tallies": self.tallies.to_dict()})
 
     def to_parquet(self, path: str | os.PathLike) -> Path:
-        """Write the kept games (or, with none kept, the seats table; the team table in a co-operative game) as
-        Parquet, atomically; returns the path."""
-        path = Path(path)
-        df = self.games if len(self.games) else self.team if self.tallies.cooperative else self.seats
-        tmp = path.with_name(f".{path.name}.tmp-{uuid.uuid4().hex[:8]}")
-        try:
-            df.to_parquet(tmp, index=False)
-            os.replace(tmp, path)
-        finally:
-            tmp.unlink(missing_ok=True)
-        return path
+        """Write the seats table (the team table in a co-operative game) as Parquet, atomically, whatever else the
+        run kept; returns the path. The kept per-game rows have their own file (:meth:`games_to_parquet`)."""
+        return _write_parquet(self.team if self.tallies.cooperative else self.seats, path)
 
-    FILES = ("results.parquet", "meta.json")       # what save() writes: a folder holding only these is replaced
+    def games_to_parquet(self, path: str | os.PathLike) -> Path:
+        """Write the kept per-game rows (``run --keep-games N``) as Parquet, atomically; returns the path."""
+        return _write_parquet(self.games, path)
+
+    # what save() writes: a folder holding only these is replaced. games.parquet only when games were kept.
+    FILES = ("results.parquet", "games.parquet", "meta.json")
 
     def save(self, directory: str | os.PathLike) -> Path:
-        """Write ``results.parquet`` and ``meta.json`` (meta plus tallies) into ``directory``, atomically.
+        """Write ``results.parquet`` (always the seats table; the team table in a co-operative game), the kept
+        per-game rows as ``games.parquet`` (only when some were kept) and ``meta.json`` (meta plus tallies) into
+        ``directory``, atomically.
 
         ``directory`` must be new, empty or an earlier save (``outputs.check_output_dir``); anything else raises
         :class:`~balance.outputs.OutputDirError` before a file is written."""
         directory = Path(directory)
         with atomic_directory(directory, self.FILES) as tmp:
             self.to_parquet(tmp / "results.parquet")
-            meta = dict(self.meta, parquet_content="games" if len(self.games) else "seats",
-                        tallies=self.tallies.to_dict())
+            if len(self.games):
+                self.games_to_parquet(tmp / "games.parquet")
+            meta = dict(self.meta, tallies=self.tallies.to_dict())
             (tmp / "meta.json").write_text(json.dumps(json_safe(meta), indent=2, sort_keys=True))
         return directory
 
     @classmethod
     def load(cls, directory: str | os.PathLike) -> Results:
-        """Read back what :meth:`save` wrote."""
+        """Read back what :meth:`save` wrote (a folder saved before games.parquet, whose results.parquet held the
+        kept games, is read too)."""
         directory = Path(directory)
         meta = json.loads((directory / "meta.json").read_text())
         tallies = Tallies.from_dict(meta.pop("tallies"))
-        content = meta.pop("parquet_content", "seats")
-        games = pd.read_parquet(directory / "results.parquet") if content == "games" else None
+        old = meta.pop("parquet_content", None)
+        games = (pd.read_parquet(directory / "games.parquet") if (directory / "games.parquet").exists() else
+                 pd.read_parquet(directory / "results.parquet") if old == "games" else None)
         return cls(tallies, meta=meta, games=games)
 
 
-# --- display formatting ------------------------------------------------------------------------------------------
-def _p2(x) -> str:
-    """A share in percent with two decimals, never rounded to 0.00 or 100.00 unless it is exactly that."""
-    text = f"{100 * x:.2f}"
-    if x != 0 and text in ("0.00", "-0.00"):
-        return "<0.01" if x > 0 else ">-0.01"
-    if abs(x) != 1 and text in ("100.00", "-100.00"):
-        return ">99.99" if x > 0 else "<-99.99"
-    return text
-
-
-def _pct(x) -> str:
-    return "-" if not np.isfinite(x) else f"{_p2(x)}%"
-
-
-def _ci(lo, hi) -> str:
-    return "-" if not (np.isfinite(lo) and np.isfinite(hi)) else f"[{_p2(lo)}, {_p2(hi)}]%"
-
-
-def _num(x, digits: int = 3) -> str:
-    return "-" if not np.isfinite(x) else f"{x:.{digits}f}"
-
-
-def _display_tables(r: Results) -> dict[str, pd.DataFrame]:
-    t = r.tallies
-    rates = lambda df: [_pct(x) for x in df.win_rate]  # noqa: E731
-    cis = lambda df: [_ci(a, b) for a, b in zip(df.ci_low, df.ci_high)]  # noqa: E731
-    count = lambda xs: [f"{n:,}" for n in xs]  # noqa: E731
-    seats, strat, vic, lens = r.seats, r.strategies, r.victories, r.lengths
-    seat_cols = {"seat": seats.seat.astype(str), "strategy": seats.strategy}
-    if t.role_name is not None:
-        seat_cols[t.role_name] = seats[t.role_name]
-    seat_cols |= {"games": count(seats.games), "wins": count(seats.wins), "win rate": rates(seats),
-                  "95% CI": cis(seats)}
-    if t.points_counter:
-        seat_cols |= _points_columns(seats, t.points_counter)
-    out = {"Seats": pd.DataFrame(seat_cols)}
-    if t.role_name is not None:
-        roles = r.roles
-        out[_findings.plural(t.role_name).capitalize()] = pd.DataFrame(
-            {t.role_name: roles[t.role_name], "games": count(roles.games), "wins": count(roles.wins),
-             "win rate": rates(roles), "95% CI": cis(roles)} | _points_columns(roles, t.points_counter))
-    out |= {
-        "Strategies": pd.DataFrame({"strategy": strat.strategy, "games": count(strat.games),
-                                    "wins": count(strat.wins), "win rate": rates(strat), "95% CI": cis(strat)}),
-        "Victory kinds": pd.DataFrame({"kind": vic.kind, "games": count(vic.games),
-                                       "share": [_pct(x) for x in vic.share], "95% CI": cis(vic)}),
-        "Lengths": _lengths_display(lens),
-    }
-    if t.score_lines:
-        lines = r.score_lines
-        out["Points by scoring line"] = pd.DataFrame({
-            "line": lines.line, "points/seat-game": [_num(x) for x in lines.points_per_seat_game],
-            "share": [_pct(x) for x in lines.share_of_points]})
-    summary = t.summary_counters
-    if t.role_name is not None and summary:
-        out[f"Per {t.role_name} (means per game)"] = _means_display(r.roles, t.role_name, summary)
-        out["Per seat (means per game)"] = _means_display(r.seat_means.assign(seat=r.seat_means.seat.astype(str)),
-                                                          "seat", summary)
-    for g in t.groups:
-        out[f"Per {g.name}"] = _group_display(r.group(g.name), g)
-    return out
-
-
-def _lengths_display(lens: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame({"measure": lens.measure, "mean": [_num(x, 2) for x in lens["mean"]],
-                         "95% CI": [f"[{_num(a, 2)}, {_num(b, 2)}]" for a, b in
-                                    zip(lens.mean_ci_low, lens.mean_ci_high)],
-                         "median": [_num(x, 0) for x in lens["median"]],
-                         "p10": [_num(x, 0) for x in lens.p10], "p90": [_num(x, 0) for x in lens.p90]})
-
-
-def _points_columns(df: pd.DataFrame, points: str | None) -> dict:
-    if not points:
-        return {}
-    return {f"mean {points}": [_num(x, 2) for x in df[f"{points}_mean"]],
-            f"95% CI ({points})": [f"[{_num(a, 2)}, {_num(b, 2)}]" for a, b in
-                                   zip(df[f"{points}_ci_low"], df[f"{points}_ci_high"])]}
-
-
-def _means_display(df: pd.DataFrame, key: str, counters) -> pd.DataFrame:
-    cols = {key: [str(x) for x in df[key]]}
-    for name in counters:
-        cols[name] = [_num(x, 2) for x in df[f"{name}_mean"]]
-    return pd.DataFrame(cols)
-
-
-def _group_display(df: pd.DataFrame, g) -> pd.DataFrame:
-    u = g.counter_names[g.used_counter]
-    base = g.counter_names[g.ratio_base]
-    items = {g.name: [str(x) for x in df[g.name]]}
-    for name in g.counter_names:
-        items[f"{name}/game"] = [_num(x) for x in df[f"{name}_per_game"]]
-    for c in range(g.ratio_base + 1, len(g.counter_names)):
-        name = g.counter_names[c]
-        items[f"{name}/{base}"] = [_num(x) for x in df[f"{name}_per_{base}"]]
-    items[f"win {u}"] = [_pct(x) for x in df[f"win_rate_{u}"]]
-    items[f"win not {u}"] = [_pct(x) for x in df[f"win_rate_not_{u}"]]
-    items["diff (pp)"] = ["-" if not np.isfinite(x) else f"{100 * x:+.2f}" for x in df.win_rate_diff]
-    items["95% CI (pp)"] = [_ci(a, b).rstrip("%") for a, b in zip(df.diff_ci_low, df.diff_ci_high)]
-    return pd.DataFrame(items)
-
-
-def file_name(name: str) -> str:
-    """A table's or figure's name as part of a file name: lower case, each run of other characters than a-z and 0-9
-    one '_' ("BOSS side" -> "boss_side")."""
-    return re.sub(r"[^a-z0-9]+", "_", str(name).lower()).strip("_") or "x"
-
-
-_LEFT = {"strategy", "kind", "measure", "lineup", "outcome", "contrast", "variant"}
-
-
-def text_table(df: pd.DataFrame, indent: str = "  ") -> str:
-    """A DataFrame of strings as an aligned text table (text columns left-aligned, numbers right-aligned)."""
-    cols = [str(c) for c in df.columns]
-    cells = [[str(v) for v in df[c]] for c in df.columns]
-    widths = [max([len(c)] + [len(v) for v in vals]) for c, vals in zip(cols, cells)]
-    just = [(str.ljust if c in _LEFT else str.rjust) for c in cols]
-    lines = [indent + "  ".join(j(c, w) for j, c, w in zip(just, cols, widths))]
-    lines.append(indent + "  ".join("-" * w for w in widths))
-    for i in range(len(df)):
-        lines.append(indent + "  ".join(j(vals[i], w) for j, vals, w in zip(just, cells, widths)))
-    return "\n".join(lines)
+def _write_parquet(df: pd.DataFrame, path: str | os.PathLike) -> Path:
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp-{uuid.uuid4().hex[:8]}")
+    try:
+        df.to_parquet(tmp, index=False)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
 
 
 class _Plots:

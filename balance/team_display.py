@@ -1,6 +1,6 @@
 """The display tables of a co-operative game (``GameSpec.cooperative``): the team's result instead of seat balance.
 
-Rounded strings, keyed by title, as :func:`balance.results._display_tables` gives them for a competitive game: Team,
+Rounded strings, keyed by title, as :func:`balance.display.display_tables` gives them for a competitive game: Team,
 Endings (why games end, won or lost), Lengths (with the rounds of won games), Per player (means per game), each
 category, each counter group, Contrasts. Every column is defined in docs/metrics.md.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .results import _ci, _group_display, _lengths_display, _means_display, _num, _pct
+from .display import _ci, _group_display, _lengths_display, _means_display, _num, _pct
 
 SHORT_LABELS = 20       # a category of more labels shows only its SHORT_SHOWN hardest and easiest on a terminal
 SHORT_SHOWN = 10

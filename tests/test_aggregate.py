@@ -256,7 +256,8 @@ def test_results_do_not_change_after_more_updates_and_survive_json_and_save(tmp_
     assert d["meta"]["scenario_hash"] and d["meta"]["package_version"]
     r.save(tmp_path / "run")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
-    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [MARKER, "meta.json", "results.parquet"]
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [MARKER, "games.parquet", "meta.json",
+                                                                    "results.parquet"]
     back = Results.load(tmp_path / "run")
     for name, df in tables(r).items():
         assert_frame_equal(tables(back)[name], df, check_exact=True, obj=name)

@@ -12,7 +12,10 @@ import jinja2
 import pandas as pd
 
 from ..outputs import atomic_directory
-from ..results import Results, file_name
+from ..plots import caption
+from ..display import file_name, is_number_column
+from ..results import Results
+from .columns import ASSOCIATION, column_note, section, slug
 
 FIGURES = ("seats", "lengths", "victories", "cards", "win_rate_by_length")   # every game's figures
 FILES = ("index.html", "summary.md") + tuple(f"{name}.png" for name in FIGURES)   # a report folder holds only these
@@ -24,7 +27,7 @@ def files_for(scenario) -> tuple[str, ...]:
     from ..games import counter_groups
 
     from ..games import categories
-    from ..results import file_name
+    from ..display import file_name
 
     spec = scenario.spec()
     extra = (["roles"] if spec.role_name else []) + (["score_lines"] if spec.score_lines else [])
@@ -46,9 +49,24 @@ def _md_cell(text: str) -> str:
 _ENV.filters["md"] = _md_cell
 
 
-def _table(title: str, df: pd.DataFrame, note: str | None = None) -> dict:
-    return {"title": title, "columns": [str(c) for c in df.columns],
+def _table(title: str, df: pd.DataFrame, note: str | None = None, tallies=None) -> dict:
+    """A display table for the templates: its cells, each column's alignment ("num" right, "text" left) and, given
+    the run's tallies, each column's one-line definition and the docs/metrics.md section that defines them."""
+    columns = [str(c) for c in df.columns]
+    notes = [""] * len(columns) if tallies is None else [column_note(title, c, tallies) for c in columns]
+    heading = section(title, {g.name for g in tallies.groups}, {c.name for c in tallies.categories}) \
+        if tallies is not None else "Conventions"
+    return {"title": title, "id": file_name(title), "columns": columns, "notes": notes, "anchor": slug(heading),
+            "align": ["num" if is_number_column(df[c]) else "text" for c in df.columns],
             "rows": [[str(v) for v in row] for row in df.itertuples(index=False)], "note": note}
+
+
+def _metrics_link(out_dir: Path) -> str:
+    """Where docs/metrics.md is from the report folder (a relative link in a checkout), else its name."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "metrics.md"
+    if not docs.exists():
+        return "docs/metrics.md"
+    return Path(os.path.relpath(docs, out_dir.resolve())).as_posix()
 
 
 def _scenario_text(meta: dict) -> str:
@@ -73,8 +91,9 @@ def write_report(results: Results, out_dir: str | os.PathLike,
     display = results.display_tables()
     first, second = results.headline_titles
     seat_test_line = "" if results.tallies.cooperative else results.seat_test_line()
-    tables = [_table(title, df, seat_test_line if title == "Seats" else None)
-              for title, df in display.items()]
+    groups = {f"Per {g.name}" for g in results.tallies.groups}
+    tables = [_table(title, df, seat_test_line if title == "Seats" else ASSOCIATION if title in groups else None,
+                     results.tallies) for title, df in display.items()]
     details = [("games played", f"{meta.get('games_played', 0):,}"), ("seed", meta.get("seed")),
                ("lineup", ", ".join(results.tallies.lineup)), ("turn cap", meta.get("turn_cap")),
                ("scenario hash", meta.get("scenario_hash")), ("package version", meta.get("package_version"))]
@@ -87,7 +106,9 @@ def write_report(results: Results, out_dir: str | os.PathLike,
         "seat_test_line": seat_test_line, "scenario": _scenario_text(meta),
         "assumptions": [tuple(str(x) for x in a) for a in assumptions],
         "seats": display[first], "victories": display[second], "lengths": results.lengths,
-        "extra": [_table("Contrasts", display["Contrasts"])] if "Contrasts" in display else [],
+        "metrics": _metrics_link(out_dir),
+        "extra": [_table(title, display[title]) for title in ("Strategies", "Strategy x seat", "Contrasts")
+                  if title in display and (title == "Contrasts" or results.rotates)],
     }
     csvs = {f"category_{file_name(name)}.csv": df for name, df in results.categories.items()}
     own = FILES + tuple(f"{name}.png" for name in results.plot.available() if name not in FIGURES) + tuple(csvs)
@@ -99,7 +120,8 @@ def write_report(results: Results, out_dir: str | os.PathLike,
             fig = getattr(results.plot, name)()
             fig.savefig(tmp / f"{name}.png", dpi=100)
             data = base64.b64encode((tmp / f"{name}.png").read_bytes()).decode("ascii")
-            figures.append({"name": name, "title": name.replace("_", " ").capitalize(), "data": data})
+            figures.append({"name": name, "title": name.replace("_", " ").capitalize(), "data": data,
+                            "caption": caption(results, name)})
         html = _ENV.get_template("report.html.j2").render(context | {"figures": figures})
         (tmp / "index.html").write_text(html, encoding="utf-8")
         md = _ENV.get_template("summary.md.j2").render(_summary_context(results, context))

@@ -39,8 +39,8 @@ from .team import CategoryTallies
 _ARRAYS = ("seat_games", "seat_finished", "seat_wins", "seat_slot_games", "slot_games", "slot_wins",
            "victory_games", "turns_hist", "rounds_hist", "seat_wins_by_turns", "seat_wins_by_rounds",
            "seat_final_sum", "seat_final_sq", "role_games", "role_wins", "role_final_sum", "role_final_sq",
-           "seat_role_games", "victory_wins")
-_UNUSED = {"cooperative": False, "victory_wins": None, "categories": []}    # fields to_dict leaves out at these
+           "seat_role_games", "victory_wins", "seat_slot_wins")
+_UNUSED = {"cooperative": False, "victory_wins": None, "categories": [], "seat_slot_wins": None}    # fields to_dict leaves out at these
 _GROUP_ARRAYS = ("totals", "totals_won", "used_pairs", "used_wins", "unused_pairs", "unused_wins")
 _LENGTH_AXIS = {"turns_hist": 1, "rounds_hist": 1, "seat_wins_by_turns": 0, "seat_wins_by_rounds": 0}
 
@@ -208,6 +208,8 @@ class Tallies:
     cooperative: bool = False                  # the players win or lose together: seat 0's wins are the team's
     victory_wins: np.ndarray | None = None     # [V] games of each victory kind that were won (win mask not 0)
     categories: list = field(default_factory=list)   # [CategoryTallies] one per GameSpec category
+    # [P seats, P slots] wins of each slot at each seat (the strategy x seat table); None in files saved before it
+    seat_slot_wins: np.ndarray | None = None
 
     @classmethod
     def empty(cls, spec: Any, lineup, turn_cap: int, used_counter: int = 1, scenario: Any = None) -> Tallies:
@@ -236,7 +238,7 @@ class Tallies:
             seat_role_games=z(P, R), points_counter=getattr(spec, "points_counter", None),
             score_lines=tuple(getattr(spec, "score_lines", ())),
             summary_counters=tuple(getattr(spec, "summary_counters", ())), cooperative=cooperative,
-            victory_wins=z(V) if cooperative or cats else None, categories=cats)
+            victory_wins=z(V) if cooperative or cats else None, categories=cats, seat_slot_wins=z(P, P))
 
     # --- the first counter group under its historical names (Spooky Tower's "Per value" table) -----------------
     @property
@@ -391,6 +393,9 @@ class Aggregator:
                                    t.seat_wins_by_turns, t.seat_wins_by_rounds)
         t.seat_finished += finished
         t.tied_games += tied
+        if t.seat_slot_wins is not None:
+            for p in range(slots.shape[1]):
+                t.seat_slot_wins[p] += np.bincount(slots[((mask >> p) & 1) == 1, p], minlength=slots.shape[1])
         for grp in t.groups:
             _tally_group_nb(mask, np.asarray(chunk[grp.chunk_key]), grp.used_counter, grp.totals, grp.totals_won,
                             grp.used_pairs, grp.used_wins, grp.unused_pairs, grp.unused_wins)

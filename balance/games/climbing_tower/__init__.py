@@ -90,18 +90,14 @@ def default_scenario() -> dict:
 def assumptions(scenario) -> list[tuple[str, str, str]]:
     """The open-rule settings and reconstructed components in force, each with its reason
     (docs/rules/climbing_tower.md)."""
-    rows = []
-    for name, fld in type(scenario.rules).model_fields.items():
-        value = getattr(scenario.rules, name)
-        rows.append((f"rules.{name}", ", ".join(map(str, value)) if isinstance(value, list) else str(value),
-                     fld.description or ""))
+    from ...assumptions import component_row, rule_rows
+    rows = rule_rows(scenario.rules)
     default = ClimbingTowerComponents()
     for key, what in (("cards", "the 24 play cards' colours, numbers and icons"),
                       ("tower", "the tower cards' floors, skeletons and skills"),
                       ("boss", "the BOSS card's sides and how the BOSS is defeated")):
-        mine = getattr(scenario.components, key) == getattr(default, key)
-        rows.append((f"components.{key}", "ASSUMED reconstruction" if mine else "the scenario's own",
-                     f"No public source gives {what}; docs/rules/climbing_tower.md, section 1, gives the reasoning."))
+        own = getattr(scenario.components, key) != getattr(default, key)
+        rows.append(component_row(key, own, what, "docs/rules/climbing_tower.md"))
     return rows
 
 

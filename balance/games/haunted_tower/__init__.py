@@ -148,19 +148,14 @@ def default_scenario() -> dict:
 def assumptions(scenario) -> list[tuple[str, str, str]]:
     """The open-rule settings and reconstructed components in force, each with its reason
     (docs/rules/haunted_tower.md)."""
-    rows = []
-    for name, fld in type(scenario.rules).model_fields.items():
-        value = getattr(scenario.rules, name)
-        rows.append((f"rules.{name}", ", ".join(map(str, value)) if isinstance(value, list) else str(value),
-                     fld.description or ""))
+    from ...assumptions import component_row, rule_rows
+    rows = rule_rows(scenario.rules)
     c = scenario.components
     default = HauntedTowerComponents()
     for key, what in (("map", "the Fighters' Academy map"), ("heroes", "the six hero cards"),
                       ("items", "the magical items"), ("blue", "the blue chits' contents"),
                       ("purple", "the purple chits' contents")):
-        mine = getattr(c, key) == getattr(default, key)
-        rows.append((f"components.{key}", "ASSUMED reconstruction" if mine else "the scenario's own",
-                     f"No public source gives {what}; docs/rules/haunted_tower.md, section 1, gives the reasoning."))
+        rows.append(component_row(key, getattr(c, key) != getattr(default, key), what, "docs/rules/haunted_tower.md"))
     return rows
 
 

@@ -38,7 +38,7 @@ class Replay:
     def chit(self, c: int) -> str:
         colour, kind, index = self.chits[c]
         what = self.monsters[index] if kind == E.CONTENT_MONSTER else self.items[index]
-        return f"{what} (chit {c}, {E.COLOUR_NAMES[colour]})"
+        return f"the {what} ({E.COLOUR_NAMES[colour]} chit)"
 
     def content(self, kind: int, index: int) -> str:
         return self.monsters[index] if kind == E.CONTENT_MONSTER else self.items[index]
@@ -191,7 +191,7 @@ def _line(row, r: Replay) -> str | None:
     if kind == E.EV_MOVE:
         return f"  moves from {r.square(a)} to {r.square(b)} ({c} points)" if a != b else "  stays where it is"
     if kind == E.EV_REVEAL:
-        return f"  turns over chit {a}: {r.content(b, c)}"
+        return f"  turns over a {E.COLOUR_NAMES[r.chits[a][0]]} chit: {r.content(b, c)}"
     if kind == E.EV_CANNOT_USE:
         return f"  cannot use {r.chit(a)}: it stays on the floor"
     if kind == E.EV_TAKE:
@@ -256,15 +256,17 @@ def _line(row, r: Replay) -> str | None:
 
 
 def _snapshot_line(snap: Snapshot, r: Replay) -> str:
+    """After a hero turn: each hero's Tower, hit points, attack, items carried and points so far (or "out"), then the
+    chits still lying on each Tower."""
     parts = []
     for h in snap.heroes:
         if h.out:
             parts.append(f"{r.heroes[h.hero]} out")
             continue
-        parts.append(f"{r.heroes[h.hero]} T{int(r.board.level[h.square])} hp {h.hp} att {h.attack} "
-                     f"items {len(h.items)} pts {h.points}")
-    left = "/".join(str(n) for n in snap.chits_left)
-    return "  = " + "; ".join(parts) + f" | chits left by Tower {left}"
+        parts.append(f"{r.heroes[h.hero]}: Tower {int(r.board.level[h.square])}, {h.hp} hp, attack {h.attack}, "
+                     f"{len(h.items)} item{'' if len(h.items) == 1 else 's'}, {h.points} points")
+    left = ", ".join(f"Tower {t} {n}" for t, n in enumerate(snap.chits_left, 1))
+    return "  = " + "; ".join(parts) + f" || chits left: {left}"
 
 
 def map_view(snap: Snapshot, r: Replay, level: int) -> str:

@@ -85,21 +85,31 @@ def default_scenario() -> dict:
 
 def assumptions(scenario) -> list[tuple[str, str, str]]:
     """The open-rule settings and component choices in force, each with its reason (docs/rules/spooky_tower.md)."""
-    rows = []
-    for name, field in type(scenario.rules).model_fields.items():
-        rows.append((f"rules.{name}", str(getattr(scenario.rules, name)), field.description or ""))
+    from ...assumptions import rule_rows, toml_value
+    rows = rule_rows(scenario.rules)
     c = scenario.components
     default = SpookyTowerComponents()
-    rows.append(("components.buildings",
-                 "public card list" if c.buildings == default.buildings else "scenario's own card list",
+    faces = lambda bs: [(b.value, b.bonus, b.photos) for b in bs]  # noqa: E731  (the cards, whatever they are worth)
+    public = faces(c.buildings) == faces(default.buildings)
+    cards = sum(len(b.photos) for b in c.buildings)
+    rows.append(("components.buildings", "public card list" if public else "the scenario's own",
                  "No rulebook lists the cards; the default is the Board Game Arena data "
-                 "(docs/sources/spooky_tower_components.md)."))
-    worth = {b.value: b.ghost_worth for b in c.buildings if b.ghost_worth != 1}
-    rows.append(("components.buildings[].ghost_worth", str(worth or "all 1"),
-                 "The card list counts each value-12 ghost Photo as two ghosts."))
+                 "(docs/sources/spooky_tower_components.md)." if public else
+                 f"Set by the scenario: {len(c.buildings)} Buildings, {cards} cards, in place of the public card "
+                 "list (docs/sources/spooky_tower_components.md)."))
+    printed = {b.value: b.ghost_worth for b in default.buildings}
+    worth = [b for b in c.buildings if b.ghost_worth != 1 or printed.get(b.value, 1) != 1]
+    for b in worth:
+        why = ("The public card list counts each ghost Photo of this Building as two ghosts." if b.ghost_worth ==
+               printed.get(b.value) else f"Set by the scenario (the public card list: {printed.get(b.value, 1)}).")
+        rows.append((f"components.buildings.{b.value}.ghost_worth", toml_value(b.ghost_worth), why))
+    if not worth:
+        rows.append(("components.buildings.*.ghost_worth", "1", "Every ghost Photo captures one ghost."))
     rows.append(("seat order", "seat 0 starts",
-                 "The rulebook starts with the player who most recently saw a ghost; use seat_rotation to "
-                 "separate strategy strength from seat."))
+                 "The rulebook starts with the player who most recently saw a ghost; "
+                 + ("seat_rotation = true sits each strategy at every seat, so strategy strength and seat separate."
+                    if scenario.seat_rotation else "use seat_rotation = true to separate strategy strength from "
+                    "seat.")))
     return rows
 
 

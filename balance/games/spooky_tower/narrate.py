@@ -125,28 +125,38 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def card_name(book: CardBook, card: int) -> str:
+    """A card as a designer names it: its Building and its Photo ("Building 7 card (Photo: ghost, clock)"), not the
+    internal id the trace keeps."""
+    return f"Building {book.value[card]} card (Photo: {', '.join(_fx_list(book.photo[card])) or 'nothing'})"
+
+
 def _source(book: CardBook, src: int, sid: int) -> str:
     if src == E.SRC_BONUS:
-        return f"bonus of card {sid} (Building {book.value[sid]})"
+        return f"Building {book.value[sid]} bonus"
     if src == E.SRC_PHOTO:
-        return f"Photo of card {sid} (Building {book.value[sid]})"
+        return f"Photo of a Building {book.value[sid]} card ({', '.join(_fx_list(book.photo[sid])) or 'nothing'})"
     if src == E.SRC_DIAL:
-        return f"dial step {sid}"
+        return f"clock dial, step {sid}"
     if src == E.SRC_GRIMOIRE:
-        return f"Grimoire card {sid}"
+        return f"Grimoire card ({', '.join(_fx_list(book.grimoire[sid])) or 'nothing'})"
     return "no legal action"
 
 
 def _snapshot_line(snap: Snapshot, names: Sequence[str]) -> str:
+    """After a turn: each seat's House (cards held, by Building value; 4x2 is two cards of value 4), ghosts and Ghost
+    Pets, Amulet fragments, clues and Reroll token; then the Town (cards left in each Building's stack, by value), the
+    clock hand and what is left of the Grimoire, the Park, the Ghost Pets and the fragments."""
     seats = []
     for name, seat in zip(names, snap.seats):
         held = [f"{v}x{len(c)}" if len(c) > 1 else str(v) for v, c in enumerate(seat.cards) if c]
-        seats.append(f"{name}: cards [{' '.join(held)}], {seat.ghosts}+{seat.pets} ghosts+pets, "
-                     f"{seat.fragments} frag, {seat.clues} clue{'' if seat.clues == 1 else 's'}, "
+        seats.append(f"{name}: House [{' '.join(held)}], {seat.ghosts} ghosts + {seat.pets} pets, "
+                     f"{seat.fragments} fragments, {seat.clues} clue{'' if seat.clues == 1 else 's'}, "
                      f"token {'up' if seat.token else 'down'}")
-    town = " ".join(str(n) for n in snap.town[1:])
-    return (f"  = {' | '.join(seats)} || town [{town}], clock {snap.clock}, grimoire {snap.grimoire_left}, "
-            f"park {snap.park_left}, pets {snap.pets_left}, fragments {snap.fragments_left}")
+    town = " ".join(f"{v}:{n}" for v, n in enumerate(snap.town) if v > 0)
+    return (f"  = {' | '.join(seats)} || Town, cards left by value [{town}]; clock at {snap.clock}; left: "
+            f"Grimoire {snap.grimoire_left}, Park {snap.park_left}, pets {snap.pets_left}, "
+            f"fragments {snap.fragments_left}")
 
 
 def _line(row, book: CardBook, names: Sequence[str]) -> str:
@@ -158,18 +168,17 @@ def _line(row, book: CardBook, names: Sequence[str]) -> str:
     if kind == E.EV_REROLL:
         return f"  turns the Reroll token down and rerolls: {a} and {b}"
     if kind == E.EV_TAKE:
-        return f"  takes card {b} from Building {a}" + (" (by an effect)" if c else "")
+        return f"  takes a {card_name(book, b)}" + (" (by an effect)" if c else "")
     if kind == E.EV_FLIP:
         return f"  flips {_plural(b, 'card')} of Building {a}" + (" (by an effect)" if c else "")
     if kind == E.EV_REVEAL:
-        shows = ", ".join(_fx_list(book.photo[a])) or "nothing"
-        return f"    card {a} (Building {b}) shows: {shows}"
+        return f"    turns the {card_name(book, a)} Photo side up"
     if kind == E.EV_EFFECT:
         return f"  * {_fx(a)}, from the {_source(book, b, c)}"
     if kind == E.EV_CLOCK:
         return f"    the clock hand moves to {a}; the dial shows {_fx(b)}"
     if kind == E.EV_GRIMOIRE:
-        return f"    reveals Grimoire card {a}: {', '.join(_fx_list(book.grimoire[a])) or 'nothing'}"
+        return f"    reveals a Grimoire card: {', '.join(_fx_list(book.grimoire[a])) or 'nothing'}"
     if kind == E.EV_GHOST:
         return f"    captures {_plural(a, 'ghost')}"
     if kind == E.EV_CLUE:
@@ -183,7 +192,7 @@ def _line(row, book: CardBook, names: Sequence[str]) -> str:
     if kind == E.EV_EXTRA:
         return "    earns an extra turn"
     if kind == E.EV_PARK:
-        return f"  goes to the Park: takes Park card {a} (needs {_plural(b, 'clue')})"
+        return f"  goes to the Park: takes the top Park card (it needs {_plural(b, 'clue')})"
     if kind == E.EV_PARK_SKIP:
         return "  gained clues but does not go to the Park"
     if kind == E.EV_LOST:
