@@ -173,6 +173,14 @@ def pair_rows(s: PairSums, level: float = 0.95) -> list[dict]:
         lo, hi = fixed_bounds(mean[2:], var[2:], n, level)
         rows.append(_row(m, s.base.core_kinds[s.base.core_names.index(m)], n, mean[0], var[0], mean[1], var[1],
                          mean[2], var[2], float(lo[0]), float(hi[0])))
+    for m in s.variant.core_names:          # only in B (a sweep cell with more players): its value, no difference
+        if m not in common:
+            c = np.zeros(ka + kb)
+            c[ka + s.variant.core_names.index(m)] = 1
+            mean, var = s.core.contrast(c)
+            nan = float("nan")
+            rows.append(_row(m, s.variant.core_kinds[s.variant.core_names.index(m)], n, nan, nan, mean[0], var[0],
+                             nan, nan, nan, nan))
     if not s.base.cooperative and not s.variant.cooperative:
         rows.append(_spread_row(s, n, level))
     if s.item_index:
@@ -263,13 +271,12 @@ def play_paired(base: Scenario, variants: list[Scenario], games: int | None = No
             while played < look:
                 n = min(chunk_size, look - played)
                 t = time.perf_counter()
-                cores, items = [], []
-                for (spec, comp), sc, lay in zip(compiled, scenarios, layouts):
-                    chunk = play_chunk(spec, comp, sc, played, n, n_threads)
-                    cores.append(lay.core(chunk))
-                    items.append(lay.items(chunk))
-                for k, s in enumerate(sums):
-                    s.add(cores[0], cores[k + 1], items[0], items[k + 1])
+                (spec, comp), lay = compiled[0], layouts[0]
+                chunk = play_chunk(spec, comp, base, played, n, n_threads)
+                core_a, items_a = lay.core(chunk), lay.items(chunk)
+                for (spec, comp), sc, lay, s in zip(compiled[1:], scenarios[1:], layouts[1:], sums):
+                    chunk = play_chunk(spec, comp, sc, played, n, n_threads)     # one variant's chunk at a time
+                    s.add(core_a, lay.core(chunk), items_a, lay.items(chunk))
                 sim_s += time.perf_counter() - t
                 played += n
                 if progress is not None:
