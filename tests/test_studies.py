@@ -54,7 +54,7 @@ def test_until_decided_answers_a_real_change_and_states_its_guarantee():
                 question="share[amulet](B) > share[amulet](A)")
     d = c.decision
     assert d["answer"] == "yes" and d["lo"] > 0 and d["games"] < 60_000
-    assert "probability at most 0.05" in d["guarantee"]
+    assert "probability at most 0.05" in d["guarantee"] and d["guarantee"].startswith("An anytime-valid")
     assert [look["games"] for look in c.looks] == sorted(look["games"] for look in c.looks)
 
 
@@ -130,3 +130,17 @@ def test_bad_input_is_one_line_and_exit_2(cli, args, says):
     assert res.exit_code == 2, res.output
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and says in lines[0], res.output
+
+
+@pytest.mark.parametrize("game", ["spooky_tower", "haunted_tower", "climbing_tower"])
+def test_every_card_removal_loads_and_changes_the_scenario(game):
+    sc = load_scenario(None, game=game)
+    item, removals = sc.spec().remove_items(sc)
+    assert item and len(removals) == len({label for label, _ in removals}) > 0
+    for label, sets in removals:
+        assert load_scenario(sc.to_dict(), **sets).hash() != sc.hash(), label
+
+
+def test_the_api_is_on_the_package():
+    import balance
+    assert balance.compare is compare and balance.sweep is sweep and balance.cards is cards

@@ -39,6 +39,9 @@ class CardValues(Study):
         kinds = [k for k in kinds if k != "share[unfinished]"] or kinds
         if len(kinds) == 2 and "team" not in set(t["kind"]):
             kinds = kinds[1:]                    # two ways to win: one share says both
+        if first == ["win_rate"]:                # a co-operative game: the kind that is the team's win says nothing new
+            win = t[t["metric"] == "win_rate"][["a", "b"]].to_numpy()
+            kinds = [k for k in kinds if not np.array_equal(t[t["metric"] == k][["a", "b"]].to_numpy(), win)]
         return first + kinds + ["turns"]
 
     def display_tables(self) -> dict[str, pd.DataFrame]:

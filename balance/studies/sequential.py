@@ -230,7 +230,10 @@ class SequentialTest:
         linear = None
         plus, minus = [], []
         for term in question.terms:
-            vectors = [np.asarray(v, dtype=np.float64) for v in resolve(term.metric, term.side)]
+            try:
+                vectors = [np.asarray(v, dtype=np.float64) for v in resolve(term.metric, term.side)]
+            except ValueError as err:
+                raise ValueError(f"question {question.text!r}: {err}") from None
             if len(vectors) == 1:
                 linear = term.coef * vectors[0] if linear is None else linear + term.coef * vectors[0]
             else:
@@ -267,6 +270,6 @@ class SequentialTest:
         return Look(decision, b.estimate, b.lo, b.hi, b.n)
 
     def guarantee(self) -> str:
-        return (f"anytime-valid {100 * (1 - self.alpha):g}% confidence sequence (Gaussian-mixture boundary, "
+        return (f"An anytime-valid {100 * (1 - self.alpha):g}% confidence sequence (Gaussian-mixture boundary, "
                 f"Waudby-Smith et al. 2024 / Howard et al. 2021): the answer is wrong with probability at most "
                 f"{self.alpha:g}, however often it was looked at")

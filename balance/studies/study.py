@@ -51,7 +51,7 @@ def describe_metric(metric: str, kind: str) -> str:
     if kind == "team":
         return "the team's win rate"
     if kind == "victory":
-        return f"the share of games won by {inner}" if inner != "unfinished" else "the share of unfinished games"
+        return f"the share of games ending in {inner}" if inner != "unfinished" else "the share of unfinished games"
     if kind == "spread":
         return "the seat spread (best seat's win rate minus the worst's)"
     if kind == "length":

@@ -39,7 +39,8 @@ class Sweep(Study):
         return t.pivot_table(index=["cell"] + self.keys, columns="metric", values="value", sort=False).reset_index()
 
     def display_tables(self) -> dict[str, pd.DataFrame]:
-        t = self.table[self.table["kind"] != "item"]
+        """Per cell: the primary metrics and the victory kinds that occur (every metric: ``table``)."""
+        t = self.table[self.table["metric"].isin(self.primary) | (self.table["kind"] == "victory")]
         t = t[~((t["kind"] == "victory") & (t.groupby("metric")["value"].transform("max") == 0))]
         rows = []
         for cell, df in t.groupby("cell", sort=True):
@@ -50,7 +51,7 @@ class Sweep(Study):
                 row[r["metric"]] = fmt_value(r["kind"], r["value"]) + ci
             row["games"] = f"{int(df['games'].iloc[0]):,}"
             rows.append(row)
-        return {"Cells (95% intervals)": pd.DataFrame(rows)}
+        return {"Cells (95% intervals; every metric in --json and -o)": pd.DataFrame(rows).fillna("-")}
 
     def findings(self) -> list[str]:
         out = []
