@@ -15,4 +15,14 @@ from .results import Results  # noqa: E402
 from .scenario import Scenario, ScenarioError, load_scenario  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = ["simulate", "load_scenario", "Results", "Scenario", "ScenarioError", "games", "__version__"]
+__all__ = ["simulate", "compare", "sweep", "cards", "load_scenario", "Results", "Scenario", "ScenarioError", "games",
+           "__version__"]
+
+
+def __getattr__(name: str):
+    """``balance.compare``, ``balance.sweep`` and ``balance.cards`` (:mod:`balance.studies`), imported when first
+    used so that ``import balance`` stays quick."""
+    if name in ("compare", "sweep", "cards"):
+        from . import studies
+        return getattr(studies, name)
+    raise AttributeError(f"module 'balance' has no attribute {name!r}")
