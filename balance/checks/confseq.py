@@ -2,13 +2,16 @@
 after every step and stop as soon as a claim is decided without inflating its error rate.
 
 This is the one place ``balance check`` gets its intervals from (``interval``); the rest of the package only sees
-(estimate, low, high). The boundary is the two-sided Robbins normal mixture with the variance estimated from the
-data, the asymptotic confidence sequence of Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas ("Time-uniform central
-limit theory and asymptotic confidence sequences", Annals of Statistics 2024, Theorem 2.2):
+(estimate, low, high). The radius is the studies' (``balance.studies.sequential.cs_radius``), shared with
+``balance compare --until-decided``, so that both commands mean the same by "decided". The boundary is the
+two-sided Robbins normal mixture with the variance estimated from the data, the asymptotic confidence sequence of
+Waudby-Smith, Arnold, Howard and Ramdas ("Time-uniform central limit theory and asymptotic confidence sequences",
+Annals of Statistics 2024, Theorem 2.2):
 
     mean +- sd * sqrt(2 (n rho^2 + 1) / (n^2 rho^2) * log(sqrt(n rho^2 + 1) / alpha))
 
-with rho chosen so that the interval is narrowest at ``n_star`` games. It is valid as the number of games grows
+with rho chosen so that the interval is narrowest at ``n_star`` games (``balance check``: the game cap, where an
+undecided claim is reported). It is valid as the number of games grows
 (``balance check`` looks first at 1,000 games), and about 1.5 to 2 times as wide as a fixed-size interval at
 ``n_star``: the price of looking as often as one likes.
 """
@@ -16,20 +19,13 @@ from __future__ import annotations
 
 import math
 
-
-def rho(alpha: float, n_star: float) -> float:
-    """The mixture's spread that makes the boundary tightest at ``n_star`` observations."""
-    a = -2.0 * math.log(alpha)
-    return math.sqrt((a + math.log(a + 1.0)) / max(float(n_star), 1.0))
+from ..studies.sequential import cs_radius
 
 
 def radius(sd: float, n: float, alpha: float, n_star: float) -> float:
     """Half-width of the (1 - alpha) confidence sequence of a mean after ``n`` observations of standard
-    deviation ``sd``; infinite before the first observation."""
-    if n <= 0:
-        return math.inf
-    r2 = rho(alpha, n_star) ** 2
-    return sd * math.sqrt(2.0 * (n * r2 + 1.0) / (n * n * r2) * math.log(math.sqrt(n * r2 + 1.0) / alpha))
+    deviation ``sd``; infinite before the second observation (``balance.studies.sequential.cs_radius``)."""
+    return float(cs_radius(sd * sd, int(n), alpha, max(int(n_star), 1)))
 
 
 def interval(mean: float, sd: float, n: float, alpha: float, n_star: float) -> tuple[float, float]:
