@@ -307,3 +307,8 @@ def _brief(value) -> str:
         return f"{{{len(value)} entries}}"
     text = json.dumps(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+from .cli_check import register as _register_studies  # noqa: E402  (commands in their own module)
+
+_register_studies(main)
