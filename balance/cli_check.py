@@ -122,7 +122,7 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
     per table from 1,000 until every variant's win-rate interval (co-operative games: every team's) is at most W
     wide. A competitive game's variants get Bradley-Terry ratings; a co-operative game's the mean team win rate."""
     from .report.study import files
-    from .tournament import tournament as play
+    from .tournaments import tournament as play
 
     if games is not None and target_ci is not None:
         _fail(f"-n/--games {games} with --target-ci {target_ci}: give one of them (allowed: -n for games per table, "
@@ -137,7 +137,7 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
     click.echo(json.dumps(t.to_dict(), indent=2) if as_json else t.summary())
     if out_dir:
         from .report.study import write_study_report
-        from .tournament_view import heading, sections
+        from .tournaments_view import heading, sections
         try:
             index = write_study_report(out_dir, title=f"Tournament: {t.meta['scenario']}", heading=heading(t),
                                        findings=t.findings, sections=sections(t), plots=t.plot,

@@ -2,15 +2,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from balance.ratings import fit_luce, intervals
-from balance.tournament import parse_variants, seatings, tables, tournament
+from balance.tournaments import parse_variants, seatings, tables, tournament
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 

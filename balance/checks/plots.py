@@ -1,10 +1,7 @@
 """Figures of ``balance check``: each claim's interval against its bound, and what moved against the baseline."""
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use(matplotlib.get_backend())     # leave the backend as the caller set it (Agg in CI)
-from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.figure import Figure
 
 _COLOUR = {"pass": "#2a9d4b", "fail": "#c0392b", "inconclusive": "#d68910"}
 

@@ -2,7 +2,6 @@
 (pass or fail) or the game cap is reached (inconclusive), with anytime-valid intervals (``confseq``)."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import pandas as pd

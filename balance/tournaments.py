@@ -95,20 +95,20 @@ class Tournament:
 
     @property
     def findings(self) -> list[str]:
-        from .tournament_view import findings
+        from .tournaments_view import findings
         return findings(self)
 
     @property
     def plot(self):
-        from .tournament_view import TournamentPlots
+        from .tournaments_view import TournamentPlots
         return TournamentPlots(self)
 
     def summary(self) -> str:
-        from .tournament_view import summary
+        from .tournaments_view import summary
         return summary(self)
 
     def to_markdown(self) -> str:
-        from .tournament_view import markdown
+        from .tournaments_view import markdown
         return markdown(self)
 
     def to_dict(self) -> dict:
