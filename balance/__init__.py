@@ -12,11 +12,25 @@ _configure_cache()  # before anything imports numba
 
 from . import games  # noqa: E402
 from .api import simulate  # noqa: E402
-from .checks.run import check  # noqa: E402
 from .results import Results  # noqa: E402
 from .scenario import Scenario, ScenarioError, load_scenario  # noqa: E402
-from .tournaments import tournament  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = ["simulate", "check", "tournament", "load_scenario", "Results", "Scenario", "ScenarioError", "games",
-           "__version__"]
+__all__ = ["simulate", "compare", "sweep", "cards", "tournament", "check", "load_scenario", "Results", "Scenario",
+           "ScenarioError", "games", "__version__"]
+
+
+def __getattr__(name: str):
+    """``balance.compare``, ``balance.sweep`` and ``balance.cards`` (:mod:`balance.studies`), ``balance.tournament``
+    (:mod:`balance.tournaments`) and ``balance.check`` (:mod:`balance.checks`), imported when first used so that
+    ``import balance`` stays quick."""
+    if name in ("compare", "sweep", "cards"):
+        from . import studies
+        return getattr(studies, name)
+    if name == "tournament":
+        from .tournaments import tournament
+        return tournament
+    if name == "check":
+        from .checks.run import check
+        return check
+    raise AttributeError(f"module 'balance' has no attribute {name!r}")

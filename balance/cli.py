@@ -309,6 +309,8 @@ def _brief(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-from .cli_check import register as _register_studies  # noqa: E402  (commands in their own module)
+from .cli_study import register as _register_studies  # noqa: E402  (the study commands live in their own module)
+from .cli_check import register as _register_checks  # noqa: E402  (check and tournament: their own module too)
 
 _register_studies(main)
+_register_checks(main)

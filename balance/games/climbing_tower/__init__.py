@@ -146,6 +146,13 @@ _replay = lazy("balance.games.climbing_tower.narrate", "replay")
 _narrate_text = lazy("balance.games.climbing_tower.narrate", "narrate_text")
 _narrate_jsonl = lazy("balance.games.climbing_tower.narrate", "narrate_jsonl")
 
+def remove_items(scenario) -> tuple[str, list[tuple[str, dict]]]:
+    """Each card's icons emptied: it keeps its level, colour and number (so it is still dealt, bought and matched),
+    but it has no swords and no arrows."""
+    return "card", [(c.name, {f"components.cards.{c.name}.swords": 0, f"components.cards.{c.name}.arrows": 0})
+                    for c in scenario.components.cards]
+
+
 SPEC = GameSpec(
     name="climbing_tower", title="Climbing Tower", min_players=E.PLAYERS, max_players=E.PLAYERS,
     components_model=ClimbingTowerComponents, rules_model=ClimbingTowerRules, strategies=STRATEGIES,
@@ -155,7 +162,7 @@ SPEC = GameSpec(
     draw_map=draw_map, reference=_reference, replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,
     summary_counters=("floor", "skeletons", "boss_hits", "cards_played", "redraws", "offers", "passes", "blocked"),
     list_keys={"components.cards": "name", "components.tower": "name", "components.boss": "name"},
-    check=check, turn_cap=1000, cooperative=True, categories=categories,
+    check=check, turn_cap=1000, cooperative=True, remove_items=remove_items, categories=categories,
     contrasts=(Contrast("supply", _other_supply, "Easy against Hard: the Level 2 supply option flipped."),
                Contrast("communication", _talk, "What the communication limit costs: the same strategies with the "
                                                 "players' hands visible on every floor.")),

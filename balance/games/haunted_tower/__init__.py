@@ -206,6 +206,18 @@ def role_labels(scenario) -> tuple:
     return tuple(h.name for h in scenario.components.heroes)
 
 
+_EMPTY_ITEM = {"attack_bonus": 0, "damage_bonus": 0, "ac_bonus": 0, "heal": 0, "magical": False, "silver": False,
+               "holy": False, "magic": False, "bane": None, "bane_damage": 0}
+
+
+def remove_items(scenario) -> tuple[str, list[tuple[str, dict]]]:
+    """Each magical item made plain: its chits stay in the tower and it is still found and carried (a weapon still
+    attacks as an ordinary weapon), but every bonus, its healing and its special powers (magical, silver, holy,
+    magic, bane) are gone."""
+    return "item", [(i.name, {f"components.items.{i.name}.{k}": v for k, v in _EMPTY_ITEM.items()})
+                    for i in scenario.components.items]
+
+
 SPEC = GameSpec(
     name="haunted_tower", title="The Haunted Tower", min_players=E.MIN_PLAYERS, max_players=E.MAX_PLAYERS,
     components_model=HauntedTowerComponents, rules_model=HauntedTowerRules, strategies=STRATEGIES,
@@ -218,5 +230,5 @@ SPEC = GameSpec(
     summary_counters=("points", "kills", "deaths", "out", "runs", "encounters", "specter_hits", "specter_kill",
                       "items"),
     list_keys={"components.heroes": "name", "components.monsters": "name", "components.items": "name"},
-    check=check, turn_cap=2000,     # hero turns; 0.5% of default games reach it (docs/rules/haunted_tower.md)
+    check=check, remove_items=remove_items, turn_cap=2000,     # hero turns; 0.5% of default games reach it (docs/rules/haunted_tower.md)
 )

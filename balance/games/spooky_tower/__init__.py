@@ -109,6 +109,16 @@ _narrate_text = lazy("balance.games.spooky_tower.narrate", "narrate_text")
 _narrate_jsonl = lazy("balance.games.spooky_tower.narrate", "narrate_jsonl")
 
 
+def remove_items(scenario) -> tuple[str, list[tuple[str, dict]]]:
+    """Each Building with its effects emptied: no bonus, and every Photo card kept (the deck and dice stay as they
+    are) but with an empty list of effects, so its ghosts, clocks and flips are gone."""
+    out = []
+    for b in scenario.components.buildings:
+        key = f"components.buildings.{b.value}"
+        out.append((f"value {b.value}", {f"{key}.bonus": [], f"{key}.photos": [[] for _ in b.photos]}))
+    return "Building", out
+
+
 SPEC = GameSpec(
     name="spooky_tower", title="Spooky Tower", min_players=2, max_players=E.MAX_PLAYERS,
     list_keys={"components.buildings": "value"}, item_used_phrase="flipped value {}",
@@ -116,5 +126,5 @@ SPEC = GameSpec(
     victory_names=E.VICTORY_NAMES, player_counter_names=E.PLAYER_COUNTER_NAMES, counter_names=E.COUNTER_NAMES,
     item_name="value", item_labels=tuple(range(1, E.N_VALUES)), compile_scenario=compile_scenario,
     run_chunk=run_chunk, default_scenario=default_scenario, assumptions=assumptions, reference=_reference,
-    replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,
+    replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl, remove_items=remove_items,
 )

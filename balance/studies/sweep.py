@@ -1,0 +1,188 @@
+"""``balance sweep``: every combination of the listed values of scenario keys, on common random numbers across
+cells, as one tidy DataFrame (cell settings x metric, with intervals) and line plots or a heatmap."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+
+from .paired import STUDY_CHUNK, pair_rows, play_paired
+from .sequential import fixed_bounds
+from .study import Study, as_scenario, dotted, fmt_diff, fmt_value, is_rate
+
+MAX_CELLS = 400
+
+
+class Sweep(Study):
+    """``table``: one row per (cell, metric) with the cell's settings as columns, ``value`` with ``value_lo`` and
+    ``value_hi`` (95%), ``diff`` from the first cell with its paired interval, and ``games``; ``plot.lines()``,
+    ``plot.heatmap()``, ``write_report(dir)`` (also sweep.parquet and sweep.csv)."""
+
+    kind = "sweep"
+
+    def __init__(self, table: pd.DataFrame, keys: list[str], meta: dict):
+        self.table, self.keys, self.meta = table, keys, meta
+
+    def frames(self) -> dict[str, pd.DataFrame]:
+        return {"sweep": self.table}
+
+    @property
+    def primary(self) -> list[str]:
+        """The metrics a designer reads first: the team win rate, or the seat spread, then mean turns."""
+        kinds = set(self.table["kind"])
+        return (["win_rate"] if "team" in kinds else ["seat_spread"]) + ["turns"]
+
+    def wide(self, metrics=None) -> pd.DataFrame:
+        metrics = metrics or self.primary
+        t = self.table[self.table["metric"].isin(metrics)]
+        return t.pivot_table(index=["cell"] + self.keys, columns="metric", values="value", sort=False).reset_index()
+
+    def display_tables(self) -> dict[str, pd.DataFrame]:
+        t = self.table[self.table["kind"] != "item"]
+        t = t[~((t["kind"] == "victory") & (t.groupby("metric")["value"].transform("max") == 0))]
+        rows = []
+        for cell, df in t.groupby("cell", sort=True):
+            row = {k: df[k].iloc[0] for k in self.keys}
+            for _, r in df.iterrows():
+                ci = "" if np.isnan(r["value_lo"]) else f" [{fmt_value(r['kind'], r['value_lo'])}, " \
+                                                           f"{fmt_value(r['kind'], r['value_hi'])}]"
+                row[r["metric"]] = fmt_value(r["kind"], r["value"]) + ci
+            row["games"] = f"{int(df['games'].iloc[0]):,}"
+            rows.append(row)
+        return {"Cells (95% intervals)": pd.DataFrame(rows)}
+
+    def findings(self) -> list[str]:
+        out = []
+        for metric in self.primary:
+            t = self.table[self.table["metric"] == metric]
+            if t.empty:
+                continue
+            kind = t["kind"].iloc[0]
+            best = t.loc[t["value"].idxmin() if metric == "seat_spread" else t["value"].idxmax()]
+            worst = t.loc[t["value"].idxmax() if metric == "seat_spread" else t["value"].idxmin()]
+            word = {"seat_spread": "smallest seat spread", "win_rate": "highest team win rate",
+                    "turns": "longest games"}.get(metric, f"highest {metric}")
+            out.append(f"The {word}: {self._cell(best)} ({fmt_value(kind, best['value'])}); at the other end "
+                       f"{self._cell(worst)} ({fmt_value(kind, worst['value'])}).")
+            moved = t[(t["cell"] > 0) & ((t["diff_lo"] > 0) | (t["diff_hi"] < 0))]
+            u = " points" if is_rate(kind) else ""
+            out.append(f"{len(moved)} of {len(t) - 1} cells differ from the first ({self._cell(t.iloc[0])}) in "
+                       f"{metric} beyond chance (paired 95% intervals of the difference)" +
+                       (f"; the largest change is {fmt_diff(kind, moved.loc[moved['diff'].abs().idxmax(), 'diff'])}"
+                        f"{u}." if len(moved) else "."))
+        return out
+
+    def _cell(self, row) -> str:
+        return ", ".join(f"{k}={row[k]}" for k in self.keys)
+
+    def figures(self) -> dict:
+        return {"sweep": self.plot.heatmap if len(self.keys) == 2 else self.plot.lines}
+
+    @property
+    def plot(self):
+        return _SweepPlots(self)
+
+
+class _SweepPlots:
+    def __init__(self, sweep: Sweep):
+        self.s = sweep
+
+    def lines(self, metrics=None):
+        """Each metric against the first key's values (one line per combination of the other keys), with 95%
+        error bars; rates in %."""
+        import matplotlib.pyplot as plt
+        metrics = metrics or self.s.primary
+        keys = self.s.keys
+        fig, axes = plt.subplots(1, len(metrics), figsize=(5 * len(metrics), 3.6), squeeze=False)
+        for ax, metric in zip(axes[0], metrics):
+            t = self.s.table[self.s.table["metric"] == metric]
+            scale = 100 if is_rate(t["kind"].iloc[0]) else 1
+            groups = t.groupby(keys[1:], sort=False) if len(keys) > 1 else [((), t)]
+            for label, df in groups:
+                x = np.arange(len(df))
+                y = scale * df["value"].to_numpy()
+                err = scale * np.vstack([df["value"] - df["value_lo"], df["value_hi"] - df["value"]])
+                ax.errorbar(x, y, yerr=np.nan_to_num(err), marker="o", capsize=3,
+                            label=", ".join(f"{k}={v}" for k, v in zip(keys[1:], np.atleast_1d(label))) or None)
+                ax.set_xticks(x, [str(v) for v in df[keys[0]]], rotation=30)
+            ax.set_xlabel(keys[0])
+            ax.set_ylabel(f"{metric} ({'%' if scale == 100 else 'mean'})")
+            if len(keys) > 1:
+                ax.legend(fontsize=7)
+        fig.suptitle("Sweep: each cell on the same seeds (common random numbers); bars are 95% intervals")
+        fig.tight_layout()
+        return fig
+
+    def heatmap(self, metric=None):
+        """One metric over the two keys' values (rates in %)."""
+        import matplotlib.pyplot as plt
+        metric = metric or self.s.primary[0]
+        k1, k2 = self.s.keys[:2]
+        t = self.s.table[self.s.table["metric"] == metric]
+        scale = 100 if is_rate(t["kind"].iloc[0]) else 1
+        grid = t.pivot_table(index=k1, columns=k2, values="value", sort=False) * scale
+        fig, ax = plt.subplots(figsize=(1.2 * grid.shape[1] + 3, 0.8 * grid.shape[0] + 2))
+        im = ax.imshow(grid.to_numpy(), cmap="viridis", aspect="auto")
+        ax.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns])
+        ax.set_yticks(range(grid.shape[0]), [str(i) for i in grid.index])
+        ax.set_xlabel(k2)
+        ax.set_ylabel(k1)
+        for (i, j), v in np.ndenumerate(grid.to_numpy()):
+            ax.text(j, i, f"{v:.2f}", ha="center", va="center", color="w", fontsize=8)
+        fig.colorbar(im, label=f"{metric} ({'%' if scale == 100 else 'mean'})")
+        ax.set_title(f"{metric} in each cell (common random numbers)")
+        fig.tight_layout()
+        return fig
+
+
+def sweep(scenario=None, grid: dict | None = None, *, games: int | None = None, seed: int | None = None,
+          players: int | None = None, threads: int | None = None, target_ci: float | None = None,
+          max_games: int = 10_000_000, chunk_size: int = STUDY_CHUNK, progress=None) -> Sweep:
+    """Play every combination of ``grid`` ({dotted key: [values]}) on the same seed and game indices.
+
+    Each cell after the first is played paired with the first cell (its differences get paired intervals);
+    ``target_ci`` plays each cell until its own seat (or team) win-rate intervals are at most that wide.
+    ``progress(cells_done)`` is called after each cell."""
+    if not grid:
+        raise ValueError("sweep: give at least one --set key=v1,v2,... (allowed: any scenario key)")
+    if games is not None and target_ci is not None:
+        raise ValueError(f"-n {games} with --target-ci {target_ci}: give one of them")
+    keys = list(grid)
+    values = [list(grid[k]) for k in keys]
+    if any(not v for v in values):
+        raise ValueError("sweep: a --set with no values (allowed: key=v1,v2,...)")
+    combos = list(itertools.product(*values))
+    if len(combos) > MAX_CELLS:
+        raise ValueError(f"sweep: {len(combos)} cells (allowed: at most {MAX_CELLS})")
+    base = as_scenario(scenario, games=games, seed=seed, players=players)
+    common = {k: v for k, v in {"games": games, "seed": seed, "players": players}.items() if v is not None}
+    # each cell from the scenario as given (a file, a dict, the default), as `run --players 2` reads it
+    cells = [as_scenario(scenario, **(common | dotted(dict(zip(keys, combo))) | {"seed": base.seed}))
+             for combo in combos]
+    rows, timing, played_total = [], {"compile_s": 0.0, "simulate_s": 0.0}, 0
+    interrupted = False
+    for i, cell in enumerate(cells):
+        played = play_paired(cells[0], [cell], games=base.games, threads=threads, chunk_size=chunk_size,
+                             target_ci=target_ci, max_games=max_games, target_on="value")
+        for k in ("compile_s", "simulate_s"):
+            timing[k] = round(timing[k] + played.timing[k], 3)
+        played_total += played.games
+        for r in pair_rows(played.sums[0]):
+            n = r["games"]
+            lo, hi = fixed_bounds(r["b"], r["b_sd"] ** 2, n) if r["kind"] != "spread" else (np.nan, np.nan)
+            rows.append({"cell": i, **dict(zip(keys, (str(v) for v in combos[i]))), "metric": r["metric"],
+                         "kind": r["kind"], "value": r["b"], "value_lo": float(lo), "value_hi": float(hi),
+                         "diff": r["diff"], "diff_lo": r["diff_lo"], "diff_hi": r["diff_hi"], "games": n})
+        if progress is not None:
+            progress(i + 1)
+        if played.interrupted:
+            interrupted = True
+            break
+    table = pd.DataFrame(rows)
+    meta = {"title": f"{base.name}: sweep of {', '.join(keys)}", "scenario": base.name, "game": base.game,
+            "seed": base.seed, "cells": len(cells), "games": played_total, "keys": keys, "target_ci": target_ci,
+            "interrupted": interrupted, "timing": timing,
+            "heading": f"{base.name}: {len(cells)} cells over {', '.join(keys)}, seed {base.seed}, common random "
+                       "numbers across cells"}
+    return Sweep(table, keys, meta)

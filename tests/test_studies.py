@@ -1,0 +1,132 @@
+"""Balance studies on real games: compare (A/A exactly zero, reproducible on any split, the pairing's gain, the
+sequential mode), sweep, cards (causal per-card values) and their command lines."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from balance import load_scenario
+from balance.studies import cards, compare, sweep
+
+GHOST_1 = {"components.buildings.12.ghost_worth": 1}
+
+
+def test_a_against_a_gives_exactly_zero_differences():
+    c = compare(None, None, {"rules.flip_scope": "card"}, games=3_000, seed=4)      # the default: the same game
+    assert (c.table["diff"] == 0).all() and (c.table["diff_sd"] == 0).all()
+    plain = c.table[c.table["metric"] != "seat_spread"]
+    assert (plain["diff_lo"] == 0).all() and (plain["diff_hi"] == 0).all()
+    spread = c.table.set_index("metric").loc["seat_spread"]     # bounded over every pair of seats: contains 0
+    assert spread["diff_lo"] <= 0 == spread["diff_hi"]
+    assert "exactly the same games" in " ".join(c.findings())
+
+
+def test_a_against_a_for_a_cooperative_game():
+    sc = load_scenario(None, game="climbing_tower", games=400)
+    c = compare(sc, sc, games=400)
+    assert list(c.core["metric"][:1]) == ["win_rate"] and "seat_spread" not in set(c.table["metric"])
+    assert (c.table["diff"] == 0).all()
+
+
+def test_compare_is_the_same_on_any_chunk_size_and_thread_count():
+    a = compare(None, sets=GHOST_1, games=4_000, chunk_size=4_000, threads=2).table
+    b = compare(None, sets=GHOST_1, games=4_000, chunk_size=777, threads=1).table
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_pairing_gain_is_measured_and_large_for_a_small_change():
+    c = compare(None, sets=GHOST_1, games=5_000, seed=3)
+    t = c.table.set_index("metric")
+    seats = t[t["kind"] == "seat"]
+    assert (seats["pairing_gain"] > 2).all()            # the same dice make most games identical
+    # the unpaired variance over the paired one, recomputed from the columns
+    assert seats["pairing_gain"].to_numpy() == pytest.approx(
+        ((seats["a_sd"] ** 2 + seats["b_sd"] ** 2) / seats["diff_sd"] ** 2).to_numpy())
+    g12 = t.loc["ghosts[value 12]"]
+    assert g12["diff_hi"] < 0 and g12["b"] == pytest.approx(g12["a"] / 2, rel=0.2)
+
+
+def test_until_decided_answers_a_real_change_and_states_its_guarantee():
+    c = compare(None, sets=GHOST_1, seed=2, until_decided=True, max_games=60_000,
+                question="share[amulet](B) > share[amulet](A)")
+    d = c.decision
+    assert d["answer"] == "yes" and d["lo"] > 0 and d["games"] < 60_000
+    assert "probability at most 0.05" in d["guarantee"]
+    assert [look["games"] for look in c.looks] == sorted(look["games"] for look in c.looks)
+
+
+def test_until_decided_on_a_against_a_is_not_decided_at_the_cap():
+    c = compare(None, sets={"rules.flip_scope": "card"}, until_decided=True, max_games=3_000,
+                question="seat_spread(B) < seat_spread(A)")
+    assert c.decision["answer"] == "inconclusive" and c.decision["games"] == 3_000
+
+
+def test_sweep_is_tidy_and_shares_random_numbers_across_cells():
+    s = sweep(None, {"components.buildings.12.ghost_worth": [2, 1], "players": [2, 3]}, games=1_500)
+    t = s.table
+    assert t["cell"].nunique() == 4 and {"components.buildings.12.ghost_worth", "players", "metric", "value",
+                                         "value_lo", "value_hi", "diff", "diff_lo", "diff_hi"} <= set(t.columns)
+    first = t[t["cell"] == 0]
+    assert (first["diff"] == 0).all()                    # the first cell against itself
+    three = t[(t["players"] == "3") & (t["metric"] == "win_rate[2]")]
+    assert len(three) == 2 and not (t[t["players"] == "2"]["metric"] == "win_rate[2]").any()
+    assert s.plot.heatmap() is not None
+
+
+def test_cards_removing_a_building_empties_its_ghosts():
+    v = cards(None, games=1_500)
+    t = v.table
+    assert t["card"].nunique() == 12
+    own = t[(t["card"] == "value 12") & (t["metric"] == "ghosts[value 12]")].iloc[0]
+    assert own["b"] == 0 and own["a"] > 0 and own["diff_hi"] < 0
+    assert "Causal" in v.findings()[0]
+    assert v.plot.cards() is not None
+
+
+def test_cards_for_a_cooperative_game_and_the_haunted_tower():
+    climbing = cards(load_scenario(None, game="climbing_tower"), games=300)
+    assert climbing.item == "card" and "win_rate" in set(climbing.table["metric"])
+    haunted = cards(load_scenario(None, game="haunted_tower"), games=60)
+    assert haunted.item == "item" and haunted.table["card"].nunique() == len(
+        load_scenario(None, game="haunted_tower").components.items)
+
+
+def test_cli_compare_json_and_report(cli, tmp_path):
+    res = cli("compare", "--set", "components.buildings.12.ghost_worth=1", "-n", 2_000, "--json",
+              "-o", tmp_path / "rep")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["kind"] == "compare" and data["meta"]["games"] == 2_000
+    files = {p.name for p in (tmp_path / "rep").iterdir()}
+    assert {"index.html", "summary.md", "differences.png", "compare.csv", "compare.parquet"} <= files
+    assert "Findings" in (tmp_path / "rep" / "summary.md").read_text()
+
+
+def test_cli_sweep_and_cards_print_findings_first(cli, tmp_path):
+    res = cli("sweep", "--set", "components.buildings.12.ghost_worth=0,1,2", "-n", 1_000, "-o", tmp_path / "sw")
+    assert res.exit_code == 0, res.output
+    assert res.output.index("Findings") < res.output.index("Cells")
+    assert pd.read_parquet(tmp_path / "sw" / "sweep.parquet")["cell"].nunique() == 3
+    res = cli("cards", "-n", 1_000, "--players", 2)
+    assert res.exit_code == 0, res.output
+    assert "Causal" in res.output and "value 12" in res.output
+
+
+@pytest.mark.parametrize("args, says", [
+    (["compare"], "give a second scenario"),
+    (["compare", "--set", "rules.flip_scope=building", "--until-decided"], "needs --question"),
+    (["compare", "--set", "rules.flip_scope=building", "--question", "win_rate(B) > 0"], "give a seat"),
+    (["compare", "--set", "rules.flip_scope=building", "--question", "spread"], "no comparison"),
+    (["compare", "--set", "rules.nope=1"], "nope"),
+    (["sweep"], "at least one --set"),
+    (["sweep", "--set", "players"], "KEY=V1,V2"),
+    (["cards", "--players", "9"], "players"),
+])
+def test_bad_input_is_one_line_and_exit_2(cli, args, says):
+    res = cli(*args, "-n", 1_000) if args[0] != "compare" or "--until-decided" not in args else cli(*args)
+    assert res.exit_code == 2, res.output
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and says in lines[0], res.output
