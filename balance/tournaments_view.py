@@ -70,6 +70,9 @@ def matrix_display(t) -> pd.DataFrame:
 
 def tables_display(t) -> pd.DataFrame:
     df = t.tables.copy().astype(object).where(t.tables.notna(), "-")
+    for c in ["games", "wins", "ties", "unfinished"] + [c for c in df if c.startswith("wins ")]:
+        if c in df:
+            df[c] = df[c].map(lambda x: x if x == "-" else f"{int(x):,}")
     for c in ("win_rate", "ci_low", "ci_high"):
         if c in df:
             df[c] = df[c].map(_pct)

@@ -42,7 +42,9 @@ def findings(report) -> list[str]:
     if len(base):
         moved = base[base["moved"] != ""]
         if len(moved):
-            words = "; ".join(f"{r.metric} ({r.scenario}) {r.moved} by {_delta(r)}" for r in moved.itertuples())
+            several = base["scenario"].nunique() > 1
+            words = "; ".join(f"{r.metric}{f' ({r.scenario})' if several else ''} {r.moved} by {_delta(r)}"
+                              for r in moved.itertuples())
             out.append(f"{len(moved)} of {len(base)} metrics moved significantly against the baseline (Holm-adjusted "
                        f"p < {report.alpha:g}): {words}.")
         else:
@@ -71,7 +73,7 @@ def baseline_display(base: pd.DataFrame) -> pd.DataFrame:
         "metric": moved["metric"], "moved": moved["moved"], "baseline": moved["baseline"].map(lambda x: f"{x:.4f}"),
         "now": moved["now"].map(lambda x: f"{x:.4f}"), "diff": moved["diff"].map(lambda x: f"{x:+.4f}"),
         "95% CI": [f"[{lo:+.4f}, {hi:+.4f}]" for lo, hi in zip(moved["diff_ci_low"], moved["diff_ci_high"])],
-        "p (Holm)": moved["p_holm"].map(lambda x: f"{x:.2g}")})
+        "p (Holm)": moved["p_holm"].map(lambda x: f"{x:.2g}" if x > 0 else "<1e-300")})
 
 
 def summary(report) -> str:
