@@ -62,6 +62,8 @@ def check_scenario(sc: Scenario, cap: int, *, threads=None, chunk_size=None, tar
     for n in looks(cap):
         step.play_to(n)
         if checks is None or not checks.given():
+            if baseline is None:        # nothing claimed and nothing to compare: one look says so
+                break
             continue
         last = _claims.evaluate(step.agg.tallies, checks, alpha, cap)
         for look in last:
