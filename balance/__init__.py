@@ -1,6 +1,7 @@
 """balance: Monte Carlo balance analysis for tabletop games.
 
-Entry points: :func:`simulate` (run a scenario, get DataFrames and plots), :func:`load_scenario` and the game
+Entry points: :func:`simulate` (run a scenario, get DataFrames and plots), :func:`tournament` (rate strategies
+against each other), :func:`check` (decide a scenario's balance claims), :func:`load_scenario` and the game
 registry :mod:`balance.games`.
 """
 from __future__ import annotations
@@ -15,14 +16,21 @@ from .results import Results  # noqa: E402
 from .scenario import Scenario, ScenarioError, load_scenario  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = ["simulate", "compare", "sweep", "cards", "load_scenario", "Results", "Scenario", "ScenarioError", "games",
-           "__version__"]
+__all__ = ["simulate", "compare", "sweep", "cards", "tournament", "check", "load_scenario", "Results", "Scenario",
+           "ScenarioError", "games", "__version__"]
 
 
 def __getattr__(name: str):
-    """``balance.compare``, ``balance.sweep`` and ``balance.cards`` (:mod:`balance.studies`), imported when first
-    used so that ``import balance`` stays quick."""
+    """``balance.compare``, ``balance.sweep`` and ``balance.cards`` (:mod:`balance.studies`), ``balance.tournament``
+    (:mod:`balance.tournaments`) and ``balance.check`` (:mod:`balance.checks`), imported when first used so that
+    ``import balance`` stays quick."""
     if name in ("compare", "sweep", "cards"):
         from . import studies
         return getattr(studies, name)
+    if name == "tournament":
+        from .tournaments import tournament
+        return tournament
+    if name == "check":
+        from .checks.run import check
+        return check
     raise AttributeError(f"module 'balance' has no attribute {name!r}")

@@ -311,5 +311,7 @@ def _brief(value) -> str:
 
 
 from .cli_study import register as _register_studies  # noqa: E402  (the study commands live in their own module)
+from .cli_check import register as _register_checks  # noqa: E402  (check and tournament: their own module too)
 
 _register_studies(main)
+_register_checks(main)

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from . import games as _games
 from . import layers
+from .checks.model import Checks
 
 N_PARAM_COLUMNS = 4                      # width of the strategy parameter matrix the kernels read
 MAX_GAMES = 10**12
@@ -32,7 +33,7 @@ TURN_CAP_RANGE = (10, 10_000)
 DEFAULT_GAME = "spooky_tower"            # the game of ``load_scenario(None)`` unless an override names another
 DEFAULTS = {"games": 100_000, "seed": 1, "seat_rotation": False}     # turn_cap: the game's (GameSpec.turn_cap)
 TOP_KEYS = ("name", "game", "extends", "players", "games", "seed", "turn_cap", "seat_rotation", "strategy", "seats",
-            "rules", "components")
+            "rules", "components", "checks")
 _NOTHING = layers.NOTHING                 # "got" of a missing key
 _value_at = layers.value_at
 
@@ -72,6 +73,7 @@ class Scenario(BaseModel):
     seats: list[Seat]
     rules: BaseModel
     components: BaseModel
+    checks: Checks | None = None           # balance claims (`balance check`): not a setting, so not in to_dict/hash
     source: str | None = None
     resources: dict[str, str] = {}         # files the game loaded for it (a map), by name: not settings, but hashed
 
@@ -91,7 +93,10 @@ class Scenario(BaseModel):
 
     def to_toml(self) -> str:
         """The scenario as a TOML file that :func:`load_scenario` reads back to an equal scenario."""
-        return f"# Resolved scenario {self.hash()[:12]}\n" + dumps_toml(self.to_dict())
+        table = self.to_dict()
+        if self.checks is not None and self.checks.given():
+            table["checks"] = self.checks.given()
+        return f"# Resolved scenario {self.hash()[:12]}\n" + dumps_toml(table)
 
     def hash(self) -> str:
         """SHA-256 (hex) of the canonical JSON of :meth:`to_dict`, and of the contents of any file it loaded (a
@@ -271,11 +276,38 @@ class _Checker:
         rules = self.model("rules", spec.rules_model)
         components = self.model("components", spec.components_model)
         resources = self.cross_check(spec, components, rules, players) if spec.check else {}
+        checks = self.claims(spec, seats) if "checks" in d else None
         return Scenario(
             name=d["name"], game=spec.name, players=players, games=n_games, seed=seed, turn_cap=turn_cap,
-            seat_rotation=rotation, seats=seats, rules=rules, components=components, source=self.path,
-            resources=resources,
+            seat_rotation=rotation, seats=seats, rules=rules, components=components, checks=checks,
+            source=self.path, resources=resources,
         )
+
+    def claims(self, spec: _games.GameSpec, seats: list[Seat]) -> Checks:
+        """The ``[checks]`` table, checked against the game: its victory kinds, its lineup, its shape."""
+        checks = self.model("checks", Checks)
+        team = "a co-operative game's players win or lose together"
+        if spec.cooperative:
+            for key in ("seat_gap_max", "strategy_order"):
+                if getattr(checks, key) is not None:
+                    self.fail(("checks", key), f"not a claim about a co-operative game ({team})", getattr(checks, key),
+                              "win_rate, length_mean, victory_share, item_lift_max")
+        elif checks.win_rate is not None:
+            self.fail(("checks", "win_rate"), "a claim about a co-operative game's team", checks.win_rate,
+                      "seat_gap_max, strategy_order, length_mean, victory_share, item_lift_max")
+        kinds = spec.victory_names[1:]
+        for kind in checks.victory_share or {}:
+            if kind not in kinds:
+                self.fail(("checks", "victory_share", kind), "unknown victory kind" + _did_you_mean(kind, kinds),
+                          kind, _one_of(kinds))
+        lineup = list(dict.fromkeys(s.strategy for s in seats))
+        for i, name in enumerate(checks.strategy_order or ()):
+            if name not in lineup:
+                self.fail(("checks", "strategy_order", i), "not a strategy of this scenario's lineup"
+                          + _did_you_mean(name, lineup), name, _one_of(lineup))
+            if (checks.strategy_order or []).index(name) != i:
+                self.fail(("checks", "strategy_order", i), "named twice", name, "each strategy once")
+        return checks
 
     def cross_check(self, spec: _games.GameSpec, components: BaseModel, rules: BaseModel, players: int) -> dict:
         """The game's checks across tables (``GameSpec.check``); a failure names the key its message starts with,
