@@ -31,7 +31,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from numba import njit
+import numba
+from numba import njit, prange
 
 from .intervals import wilson
 from .team import CategoryTallies
@@ -73,26 +74,59 @@ def _tally_nb(mask, victory, turns, rounds, slots, seat_wins, seat_slot_games, s
     return finished, tied
 
 
-@njit(cache=True)
-def _tally_group_nb(mask, counters, used_counter, totals, totals_won, used_pairs, used_wins, unused_pairs,
+@njit(cache=True, parallel=True)
+def _tally_group_nb(mask, counters, used_counter, n_blocks, totals, totals_won, used_pairs, used_wins, unused_pairs,
                     unused_wins):
     """Add one chunk's per-(seat, thing) counters of one group: totals (all seats, and the winners'), and for each
-    thing how many (game, seat) pairs used it and won, and did not use it and won."""
+    thing how many (game, seat) pairs used it and won, and did not use it and won.
+
+    The largest tally of a chunk (a seat's counters are I * C numbers per game), so it runs on every thread: the games
+    split into `n_blocks` blocks, each summed into its own row, then the rows added up. Integer sums, so the totals
+    do not depend on the split. A thing not used is a pair not among the used ones (no second test per thing), and a
+    seat's row of I * C counters is one contiguous run, which the compiler vectorises."""
     G, P, I, C = counters.shape
-    for g in range(G):
-        for p in range(P):
-            won = (mask[g] >> p) & 1
-            for i in range(I):
-                for c in range(C):
-                    totals[i, c] += counters[g, p, i, c]
-                    if won:
-                        totals_won[i, c] += counters[g, p, i, c]
-                if counters[g, p, i, used_counter] > 0:
-                    used_pairs[i] += 1
-                    used_wins[i] += won
-                else:
-                    unused_pairs[i] += 1
-                    unused_wins[i] += won
+    IC = I * C
+    rows = counters.reshape(G, P, IC)
+    B = max(1, min(n_blocks, G))
+    per = (G + B - 1) // B
+    tot = np.zeros((B, IC), np.int64)
+    tot_won = np.zeros((B, IC), np.int64)
+    used = np.zeros((B, I), np.int64)
+    used_won = np.zeros((B, I), np.int64)
+    won_pairs = np.zeros(B, np.int64)
+    for b in prange(B):
+        for g in range(b * per, min(G, (b + 1) * per)):
+            m = np.int64(mask[g])
+            for p in range(P):
+                won = (m >> p) & 1
+                won_pairs[b] += won
+                for j in range(IC):
+                    tot[b, j] += rows[g, p, j]
+                if won:
+                    for j in range(IC):
+                        tot_won[b, j] += rows[g, p, j]
+                for i in range(I):
+                    u = np.int64(rows[g, p, i * C + used_counter] > 0)
+                    used[b, i] += u
+                    used_won[b, i] += u & won
+    flat_totals = totals.reshape(IC)
+    flat_won = totals_won.reshape(IC)
+    all_won = 0
+    for b in range(B):
+        all_won += won_pairs[b]
+        for j in range(IC):
+            flat_totals[j] += tot[b, j]
+            flat_won[j] += tot_won[b, j]
+    for i in range(I):
+        n_used = 0
+        n_used_won = 0
+        for b in range(B):
+            n_used += used[b, i]
+            n_used_won += used_won[b, i]
+        used_pairs[i] += n_used
+        used_wins[i] += n_used_won
+        unused_pairs[i] += G * P - n_used
+        unused_wins[i] += all_won - n_used_won
 
 
 @njit(cache=True)
@@ -268,6 +302,36 @@ class Tallies:
                 pad[axis] = (0, n - a.shape[axis])
                 setattr(self, name, np.pad(a, pad))
 
+    def add(self, other: Tallies) -> None:
+        """Add the tallies of the games that come right after these (another chunk of the same run, such as a Dask
+        task's): integer sums, so the result is exactly that of aggregating both chunks here, in order."""
+        if (other.lineup, other.victory_names, len(other.groups), len(other.categories)) != \
+                (self.lineup, self.victory_names, len(self.groups), len(self.categories)):
+            raise ValueError("tallies of another run cannot be added")
+        n = max(self.n_lengths, other.n_lengths)
+        self.grow_lengths(n)
+        other.grow_lengths(n)
+        for name in _ARRAYS:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine is not None and theirs is not None:
+                mine += theirs
+        self.games += other.games
+        self.tied_games += other.tied_games
+        for mine, theirs in zip(self.groups, other.groups):
+            for name in _GROUP_ARRAYS:
+                getattr(mine, name)[...] += getattr(theirs, name)
+            mine.per_team = mine.per_team or theirs.per_team
+        for mine, theirs in zip(self.categories, other.categories):
+            for name in ("games", "wins", "finished", "rounds_sum", "won_rounds_sum"):
+                getattr(mine, name)[...] += getattr(theirs, name)
+            mine.unlabelled += theirs.unlabelled
+        if other.watch is not None:
+            self.watch = {} if self.watch is None else self.watch
+            for name, (value, game) in other.watch.items():     # a later game replaces a kept one only when more so
+                kept = self.watch.get(name)
+                if kept is None or (value < kept[0] if name == "shortest" else value > kept[0]):
+                    self.watch[name] = [value, game]
+
     def ci_width_max(self, z: float | None = None) -> float:
         """Width of the widest 95% Wilson interval among the seats' win rates (inf before any game); in a
         co-operative game every seat's is the team's."""
@@ -377,8 +441,10 @@ class Aggregator:
         winner, victory = np.asarray(chunk["winner"]), np.asarray(chunk["victory"])
         turns, rounds = np.asarray(chunk["turns"]), np.asarray(chunk["rounds"])
         slots = np.asarray(chunk["seat_strategy"])
+        # int8 like the games' own win masks (at most 7 seats fit), so the tallies compile for one mask type
         mask = np.asarray(chunk["win_mask"]) if "win_mask" in chunk else \
-            np.where(winner >= 0, np.left_shift(1, np.maximum(winner, 0).astype(np.int64)), 0).astype(np.int64)
+            np.where(winner >= 0, np.left_shift(1, np.maximum(winner, 0).astype(np.int64)), 0).astype(
+                np.int8 if len(t.lineup) <= 7 else np.int64)
         self._check(chunk, game, winner, mask, victory, turns, rounds, slots)
 
         n_len = int(max(turns.max(), rounds.max())) + 1
@@ -391,8 +457,10 @@ class Aggregator:
                                    t.seat_wins_by_turns, t.seat_wins_by_rounds)
         t.seat_finished += finished
         t.tied_games += tied
+        n_blocks = 4 * numba.get_num_threads()
         for grp in t.groups:
-            _tally_group_nb(mask, np.asarray(chunk[grp.chunk_key]), grp.used_counter, grp.totals, grp.totals_won,
+            _tally_group_nb(mask, np.ascontiguousarray(chunk[grp.chunk_key]), grp.used_counter, n_blocks,
+                            grp.totals, grp.totals_won,
                             grp.used_pairs, grp.used_wins, grp.unused_pairs, grp.unused_wins)
         if t.victory_wins is not None:
             won = mask != 0
@@ -410,6 +478,20 @@ class Aggregator:
         if self._n_kept < self.keep_games:
             n = min(G, self.keep_games - self._n_kept)
             self._kept.append(self._rows(chunk, n))
+            self._n_kept += n
+
+    def add(self, tallies: Tallies, first_game: int, last_game: int, kept: pd.DataFrame | None = None) -> None:
+        """Add the tallies of games ``first_game`` .. ``last_game``, aggregated elsewhere (a Dask task), which must
+        come right after the games aggregated so far; ``kept``: their first rows, when rows are kept."""
+        if first_game != self._last_game + 1:
+            raise ValueError(f"tallies of games {first_game}..{last_game} do not follow game {self._last_game}")
+        if self._started is None:
+            self._started = time.perf_counter()
+        self.tallies.add(tallies)
+        self._last_game = int(last_game)
+        if kept is not None and self._n_kept < self.keep_games:
+            n = min(len(kept), self.keep_games - self._n_kept)
+            self._kept.append(kept.iloc[:n].reset_index(drop=True))
             self._n_kept += n
 
     def _watch(self, chunk, game, victory, turns) -> None:
