@@ -31,8 +31,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import numba
-from numba import njit, prange
+from numba import njit
 
 from .intervals import wilson
 from .team import CategoryTallies
@@ -74,59 +73,44 @@ def _tally_nb(mask, victory, turns, rounds, slots, seat_wins, seat_slot_games, s
     return finished, tied
 
 
-@njit(cache=True, parallel=True)
-def _tally_group_nb(mask, counters, used_counter, n_blocks, totals, totals_won, used_pairs, used_wins, unused_pairs,
+@njit(cache=True)
+def _tally_group_nb(mask, counters, used_counter, totals, totals_won, used_pairs, used_wins, unused_pairs,
                     unused_wins):
     """Add one chunk's per-(seat, thing) counters of one group: totals (all seats, and the winners'), and for each
     thing how many (game, seat) pairs used it and won, and did not use it and won.
 
-    The largest tally of a chunk (a seat's counters are I * C numbers per game), so it runs on every thread: the games
-    split into `n_blocks` blocks, each summed into its own row, then the rows added up. Integer sums, so the totals
-    do not depend on the split. A thing not used is a pair not among the used ones (no second test per thing), and a
-    seat's row of I * C counters is one contiguous run, which the compiler vectorises."""
+    The largest tally of a chunk (I * C numbers per seat and game). A seat's counters are read as one contiguous run,
+    which the compiler vectorises, the winners' only for winning seats, and a thing not used is a pair not among the
+    used ones (no second count per thing): half the CPU time of a loop over (thing, counter) with a branch on the
+    win. It stays on one thread: on this shared 2-core machine a parallel version spent more CPU waiting on its
+    threads than it saved, and the kernel keeps the cores busy anyway."""
     G, P, I, C = counters.shape
     IC = I * C
     rows = counters.reshape(G, P, IC)
-    B = max(1, min(n_blocks, G))
-    per = (G + B - 1) // B
-    tot = np.zeros((B, IC), np.int64)
-    tot_won = np.zeros((B, IC), np.int64)
-    used = np.zeros((B, I), np.int64)
-    used_won = np.zeros((B, I), np.int64)
-    won_pairs = np.zeros(B, np.int64)
-    for b in prange(B):
-        for g in range(b * per, min(G, (b + 1) * per)):
-            m = np.int64(mask[g])
-            for p in range(P):
-                won = (m >> p) & 1
-                won_pairs[b] += won
-                for j in range(IC):
-                    tot[b, j] += rows[g, p, j]
-                if won:
-                    for j in range(IC):
-                        tot_won[b, j] += rows[g, p, j]
-                for i in range(I):
-                    u = np.int64(rows[g, p, i * C + used_counter] > 0)
-                    used[b, i] += u
-                    used_won[b, i] += u & won
     flat_totals = totals.reshape(IC)
     flat_won = totals_won.reshape(IC)
-    all_won = 0
-    for b in range(B):
-        all_won += won_pairs[b]
-        for j in range(IC):
-            flat_totals[j] += tot[b, j]
-            flat_won[j] += tot_won[b, j]
+    used = np.zeros(I, np.int64)
+    used_won = np.zeros(I, np.int64)
+    won_pairs = 0
+    for g in range(G):
+        m = np.int64(mask[g])
+        for p in range(P):
+            won = (m >> p) & 1
+            won_pairs += won
+            for j in range(IC):
+                flat_totals[j] += rows[g, p, j]
+            if won:
+                for j in range(IC):
+                    flat_won[j] += rows[g, p, j]
+            for i in range(I):
+                u = np.int64(rows[g, p, i * C + used_counter] > 0)
+                used[i] += u
+                used_won[i] += u & won
     for i in range(I):
-        n_used = 0
-        n_used_won = 0
-        for b in range(B):
-            n_used += used[b, i]
-            n_used_won += used_won[b, i]
-        used_pairs[i] += n_used
-        used_wins[i] += n_used_won
-        unused_pairs[i] += G * P - n_used
-        unused_wins[i] += all_won - n_used_won
+        used_pairs[i] += used[i]
+        used_wins[i] += used_won[i]
+        unused_pairs[i] += G * P - used[i]
+        unused_wins[i] += won_pairs - used_won[i]
 
 
 @njit(cache=True)
@@ -457,10 +441,9 @@ class Aggregator:
                                    t.seat_wins_by_turns, t.seat_wins_by_rounds)
         t.seat_finished += finished
         t.tied_games += tied
-        n_blocks = 4 * numba.get_num_threads()
         for grp in t.groups:
-            _tally_group_nb(mask, np.ascontiguousarray(chunk[grp.chunk_key]), grp.used_counter, n_blocks,
-                            grp.totals, grp.totals_won,
+            _tally_group_nb(mask, np.ascontiguousarray(chunk[grp.chunk_key]), grp.used_counter, grp.totals,
+                            grp.totals_won,
                             grp.used_pairs, grp.used_wins, grp.unused_pairs, grp.unused_wins)
         if t.victory_wins is not None:
             won = mask != 0
