@@ -9,7 +9,7 @@ from .runner import RunOptions, run
 from .scenario import Scenario, load_scenario
 
 _RUN_KEYS = ("threads", "chunk_size", "keep_games", "target_ci", "max_games", "progress", "checkpoint", "resume",
-             "contrasts")
+             "contrasts", "client")
 
 
 def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: Any) -> Results:
@@ -19,6 +19,8 @@ def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: 
     ...) or set how to run (``threads``, ``chunk_size``, ``keep_games``, ``target_ci``, ``max_games``,
     ``progress``, ``contrasts``); run options never change a number in the scenario's results. ``contrasts=False``
     skips the game's contrast variants (co-operative games play them by default, see ``balance.contrasts``).
+    ``client``: a ``dask.distributed.Client``; the games then run as tasks on its workers (``balance.executor``), with
+    the same results as a local run.
 
     An interrupt (Ctrl-C, or Jupyter's stop button) returns the games finished so far, with
     ``meta["interrupted"]`` True; their numbers are those of an uninterrupted run of as many games.

@@ -97,6 +97,13 @@ def run_options(f):
         click.option("--contrasts/--no-contrasts", default=True, show_default=True,
                      help="Also play the game's contrast variants (a co-operative game's standing one-key changes, "
                           "same seed and games) and compare their win rates with the scenario's."),
+        click.option("--executor", type=click.Choice(["local", "dask", "dask-local"]), default="local",
+                     show_default=True, help="Where the games run: this machine's threads, the Dask scheduler at "
+                     "--scheduler, or a local Dask cluster of --workers processes (needs balance[dask]); the "
+                     "results are the same."),
+        click.option("--scheduler", metavar="ADDRESS", help="The Dask scheduler, such as tcp://host:8786."),
+        click.option("--workers", type=click.IntRange(min=1),
+                     help="Worker processes of --executor dask-local (default: one per core)."),
     ]
     for opt in reversed(opts):
         f = opt(f)
@@ -105,19 +112,31 @@ def run_options(f):
 
 
 def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, chunk_size, target_ci, max_games,
-              sets=(), keep_games=0, checkpoint=None, resume=None, contrasts=True):
-    from .runner import CheckpointError, RunOptions, run
+              sets=(), keep_games=0, checkpoint=None, resume=None, contrasts=True, executor="local", scheduler=None,
+              workers=None):
+    from .runner import CheckpointError, ExecutorError, RunOptions, run
 
     if games is not None and target_ci is not None:
         _fail(f"-n/--games {games} with --target-ci {target_ci}: give one of them (allowed: -n for a fixed number "
               "of games, or --target-ci, with --max-games as its limit)")
     sc = _load(scenario, sets, games=games, seed=seed, players=players, seat_rotation=seat_rotation,
                strategy={"name": strategy} if strategy else None)
+    client = None
     try:
+        if executor != "local":
+            from .executor import connect
+            client = connect(executor, scheduler, workers)
         return run(sc, RunOptions(threads=threads, chunk_size=chunk_size, keep_games=keep_games, target_ci=target_ci,
-                                  max_games=max_games, checkpoint=checkpoint, resume=resume, contrasts=contrasts))
+                                  max_games=max_games, checkpoint=checkpoint, resume=resume, contrasts=contrasts,
+                                  client=client))
     except (CheckpointError, ScenarioError) as err:
         _fail(str(err))
+    except ExecutorError as err:
+        _fail(str(err), code=err.code)
+    finally:
+        if client is not None:
+            from .executor import close
+            close(client)
 
 
 class _OneLineErrors(click.Group):

@@ -36,6 +36,16 @@ class RunOptions:
     checkpoint: str | None = None     # write the aggregates to this JSON file after every chunk
     resume: str | None = None         # go on from this checkpoint (of the same scenario and run options)
     contrasts: bool = True            # also play the game's contrast variants (co-operative games; balance.contrasts)
+    client: object = None             # a dask.distributed Client: play the chunks as tasks on its workers
+
+
+class ExecutorError(RuntimeError):
+    """A distributed run that cannot start (exit code 2: Dask missing, no scheduler) or cannot finish (1: workers
+    lost); its message is one line, for the command line."""
+
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.code = code
 
 
 class CheckpointError(ValueError):
@@ -143,6 +153,37 @@ def next_look(agg: Aggregator, played: int, options: RunOptions) -> int:
     return max(1_000, min(DEFAULT_CHUNK, needed))
 
 
+class LocalPlayer:
+    """Plays a run's games on this machine's threads, chunk by chunk, each chunk into the arrays of the one before."""
+
+    def __init__(self, spec, compiled, scenario: Scenario, threads: int, chunk_size: int):
+        self.spec, self.compiled, self.scenario, self.threads, self.chunk_size = \
+            spec, compiled, scenario, threads, chunk_size
+        self.buffers = None     # the largest chunk's arrays, played into again: the aggregator copies what it keeps
+        self.quick = 1_000      # games a chunk takes CHUNK_SECONDS to play, measured as it goes (changes no number)
+
+    def warm(self) -> None:
+        play_chunk(self.spec, self.compiled, self.scenario, 0, 1, self.threads)
+
+    def describe(self) -> dict:
+        return {}
+
+    def play(self, agg: Aggregator, start: int, stop: int):
+        """Play games start .. stop-1 into `agg`; yields (games, seconds of simulation) after each chunk."""
+        played = start
+        while played < stop:
+            n = min(self.chunk_size, self.quick, stop - played)
+            t = time.perf_counter()
+            chunk = play_chunk(self.spec, self.compiled, self.scenario, played, n, self.threads, out=self.buffers)
+            dt = time.perf_counter() - t
+            self.quick = max(1_000, int(n / max(dt, 1e-6) * CHUNK_SECONDS))
+            if self.buffers is None or n > self.buffers["game"].shape[0]:
+                self.buffers = chunk
+            agg.update(chunk)
+            played += n
+            yield n, dt
+
+
 def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
     """Play the scenario's games (or, with a target precision, as many as it takes) and aggregate them."""
     spec = scenario.spec()
@@ -155,8 +196,13 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
     agg = Aggregator(spec, lineup, scenario.turn_cap, keep_games=options.keep_games, scenario=scenario)
     t0 = time.perf_counter()
     compiled = spec.compile_scenario(scenario)
+    if options.client is not None:
+        from .executor import DaskPlayer
+        player = DaskPlayer(options.client, scenario, compiled, options)
+    else:
+        player = LocalPlayer(spec, compiled, scenario, threads, options.chunk_size)
     with compile_notice(spec.title, show_progress(options.progress)):
-        play_chunk(spec, compiled, scenario, 0, 1, threads)     # compiles or loads the kernel
+        player.warm()                                           # compiles or loads the kernel (on every worker)
     compile_s = time.perf_counter() - t0
 
     target = scenario.games if options.target_ci is None else options.max_games
@@ -175,22 +221,12 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         played, sim_s = agg.games, float(saved.get("simulate_s", 0.0))
         if bar is not None:
             bar.update(played)
-    buffers = None      # the largest chunk's arrays, played into again: the aggregator copies what it keeps
-    quick = 1_000       # games a chunk takes CHUNK_SECONDS to play, measured as it goes (no number depends on it)
     interrupted = False
     try:
         while played < target:
             look = target if options.target_ci is None else min(played + next_look(agg, played, options), target)
-            while played < look:
-                n = min(options.chunk_size, quick, look - played)
-                t = time.perf_counter()
-                chunk = play_chunk(spec, compiled, scenario, played, n, threads, out=buffers)
-                dt = time.perf_counter() - t
+            for n, dt in player.play(agg, played, look):        # each chunk already added to agg, in game order
                 sim_s += dt
-                quick = max(1_000, int(n / max(dt, 1e-6) * CHUNK_SECONDS))
-                if buffers is None or n > buffers["game"].shape[0]:
-                    buffers = chunk
-                agg.update(chunk)
                 played += n
                 if options.checkpoint:
                     save_checkpoint(options.checkpoint, scenario, options, agg, sim_s)
@@ -203,12 +239,13 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
                     break
     except KeyboardInterrupt:       # Ctrl-C: the games finished so far, marked interrupted
         interrupted = True
+        played = agg.games
     finally:
         if bar is not None:
             bar.close()
     wall = time.perf_counter() - t0
     timing = {"compile_s": round(compile_s, 3), "simulate_s": round(sim_s, 3), "wall_s": round(wall, 3),
-              "games_per_s": round(played / sim_s) if sim_s > 0 else None, "threads": threads}
+              "games_per_s": round(played / sim_s) if sim_s > 0 else None, "threads": threads, **player.describe()}
     results = agg.finalize(
         scenario=scenario.to_dict(), scenario_toml=scenario.to_toml(), seed=scenario.seed, timing=timing,
         games_played=played, turn_cap=scenario.turn_cap, scenario_hash=scenario.hash(),

@@ -1,0 +1,178 @@
+"""Play a run's games on a Dask cluster: each chunk of game indices is a task, its integer tallies merged exactly.
+
+A task plays games game0 .. game0+n-1 on one worker and returns their :class:`~balance.stats.aggregate.Tallies`
+(a few hundred kilobytes at most, whatever n is); the client adds them in game order, so every number, the games
+worth watching included, is the one a local run of the same seed gives. Every game draws only from its own
+(seed, game) streams, so it does not matter which worker plays which chunk, or how often a chunk is played again
+after a worker dies (Dask reschedules its tasks on the others).
+
+Each worker process prepares a scenario once: the first task (or :meth:`DaskPlayer.warm`) loads the kernel from the
+Numba cache or compiles it, and later tasks of the same scenario find it in ``_PREPARED``. Dask itself is imported
+only here, and this module only when a client is given, so ``import balance`` and the command line without the
+``dask`` extra are as fast as before.
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections import deque
+
+from .runner import ExecutorError, RunOptions, play_chunk, set_threads
+from .scenario import Scenario
+from .stats.aggregate import Aggregator
+
+TASK_GAMES = 1_000_000      # the most games in one task (about 2 s on one thread); fewer when a run is short
+_PREPARED: dict[str, tuple] = {}     # scenario hash -> (spec, compiled), once per worker process
+
+
+def connect(executor: str, scheduler: str | None = None, workers: int | None = None):
+    """A Dask client for ``--executor dask`` (the scheduler at ``scheduler``) or ``dask-local`` (a local cluster of
+    ``workers`` single-thread worker processes, by default one per core). Close it with :func:`close`."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ExecutorError(f"--executor {executor} needs Dask, which is not installed "
+                            "(allowed: pip install 'balance[dask]')") from None
+    if executor == "dask":
+        if not scheduler:
+            raise ExecutorError("--executor dask needs --scheduler ADDRESS (such as tcp://host:8786)")
+        try:
+            return Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as err:
+            raise ExecutorError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({err})") from None
+    if executor == "dask-local":
+        n = workers or os.cpu_count() or 1
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        return Client(cluster)
+    raise ExecutorError(f"--executor {executor}: unknown (allowed: local, dask, dask-local)")
+
+
+def close(client) -> None:
+    """Close a client from :func:`connect`, and the local cluster it started, if any."""
+    cluster = getattr(client, "cluster", None)
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def _prepare(scenario: Scenario, key: str, compiled, threads: int) -> tuple:
+    """This worker's (spec, compiled) for the scenario: the kernel loaded or compiled on first use only."""
+    entry = _PREPARED.get(key)
+    if entry is None:
+        spec = scenario.spec()
+        set_threads(threads)
+        play_chunk(spec, compiled, scenario, 0, 1, threads)
+        entry = _PREPARED[key] = (spec, compiled)
+    return entry
+
+
+def _warm_payload(payload, threads: int) -> float:
+    """A task on each worker before the games: prepare the scenario; returns the seconds it took there."""
+    t = time.perf_counter()
+    _prepare(*payload, threads)
+    return time.perf_counter() - t
+
+
+def play_task(scenario: Scenario, key: str, compiled, threads: int, game0: int, n_games: int, chunk_size: int,
+              keep_games: int) -> tuple:
+    """A task: play games game0 .. game0+n_games-1 on this worker in chunks of ``chunk_size`` and aggregate them.
+    Returns (tallies, kept rows or None, seconds of simulation)."""
+    spec, compiled = _prepare(scenario, key, compiled, threads)
+    set_threads(threads)
+    agg = Aggregator(spec, [seat.strategy for seat in scenario.seats], scenario.turn_cap, keep_games=keep_games,
+                     scenario=scenario)
+    buffers = None
+    sim_s = 0.0
+    for start in range(game0, game0 + n_games, chunk_size):
+        n = min(chunk_size, game0 + n_games - start)
+        t = time.perf_counter()
+        chunk = play_chunk(spec, compiled, scenario, start, n, threads, out=buffers)
+        sim_s += time.perf_counter() - t
+        if buffers is None:
+            buffers = chunk
+        agg.update(chunk)
+    return agg.tallies, (agg.kept_games() if keep_games else None), sim_s
+
+
+class DaskPlayer:
+    """Plays a run's games as tasks on a Dask client's workers (the runner's counterpart of ``LocalPlayer``).
+
+    A few tasks per worker thread are in flight at a time, so an interrupt cancels little and a run of 100 million
+    games holds a few tallies, not hundreds; their results are added in game order as they come."""
+
+    def __init__(self, client, scenario: Scenario, compiled, options: RunOptions):
+        self.client, self.scenario, self.options = client, scenario, options
+        self.threads = options.threads or 1         # one worker thread per core: one Numba thread per task
+        self.key = scenario.hash()
+        [self.payload] = client.scatter([(scenario, self.key, compiled)], broadcast=True, hash=False)
+
+    def n_threads(self) -> int:
+        return max(1, sum(self.client.nthreads().values()))
+
+    def warm(self) -> None:
+        """Prepare the scenario on every worker now (a task each, off the workers' event loops, which a compile of
+        tens of seconds would stall), so that the compile is not counted as simulation."""
+        try:
+            self.client.gather([self.client.submit(_warm_payload, self.payload, self.threads, workers=[w],
+                                                   pure=False) for w in self.client.nthreads()])
+        except Exception as err:        # a worker without balance, or another version of it
+            raise ExecutorError(f"the Dask workers could not load the {self.scenario.game} kernel "
+                                f"({type(err).__name__}: {_first_line(err)})", code=1) from None
+
+    def describe(self) -> dict:
+        return {"executor": "dask", "workers": len(self.client.nthreads()), "worker_threads": self.n_threads()}
+
+    def tasks(self, start: int, stop: int):
+        """The (game0, n) tasks of games start .. stop-1: a few per worker thread, TASK_GAMES at most."""
+        per = min(TASK_GAMES, max(self.options.chunk_size, -(-(stop - start) // (4 * self.n_threads()))))
+        return [(g, min(per, stop - g)) for g in range(start, stop, per)]
+
+    def _submit(self, game0: int, n: int):
+        keep = max(0, self.options.keep_games - game0)     # only the first games' rows are kept
+        return self.client.submit(_play_payload, self.payload, self.threads, game0, n, self.options.chunk_size,
+                                  min(keep, n), pure=False)
+
+    def play(self, agg: Aggregator, start: int, stop: int):
+        """Play games start .. stop-1 into `agg`; yields (games, seconds since the last yield) after each task."""
+        todo = deque(self.tasks(start, stop))
+        window = 3 * self.n_threads()
+        pending: deque = deque()
+        t = time.perf_counter()
+        try:
+            while todo or pending:
+                while todo and len(pending) < window:
+                    game0, n = todo.popleft()
+                    pending.append((game0, n, self._submit(game0, n)))
+                game0, n, future = pending.popleft()
+                tallies, kept, _ = self._result(future, game0, n)
+                agg.add(tallies, game0, game0 + n - 1, kept)
+                now = time.perf_counter()
+                yield n, now - t
+                t = now
+        finally:
+            if pending:
+                self.client.cancel([f for _, _, f in pending])
+
+    def _result(self, future, game0: int, n: int):
+        try:
+            return future.result()
+        except KeyboardInterrupt:
+            raise
+        except Exception as err:
+            name = type(err).__name__
+            if name == "KilledWorker":
+                raise ExecutorError(f"Dask workers died playing games {game0:,} to {game0 + n - 1:,} (KilledWorker: "
+                                    "each worker given the task was lost); no results: check the workers' memory "
+                                    "and logs, then run again", code=1) from None
+            raise ExecutorError(f"the Dask task playing games {game0:,} to {game0 + n - 1:,} failed ({name}: "
+                                f"{_first_line(err)})", code=1) from None
+
+
+def _play_payload(payload, threads, game0, n_games, chunk_size, keep_games):
+    scenario, key, compiled = payload
+    return play_task(scenario, key, compiled, threads, game0, n_games, chunk_size, keep_games)
+
+
+def _first_line(err: Exception) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else ""

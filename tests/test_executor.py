@@ -1,0 +1,144 @@
+"""Runs on a real Dask cluster (two single-thread worker processes) give exactly a local run's results, survive a
+worker killed mid-run, and fail in one line when the workers keep dying. Dask comes with the test extra."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from distributed import Client, LocalCluster
+
+from balance.api import simulate
+from balance.runner import ExecutorError
+
+
+def _same(results) -> dict:
+    """Everything a run reports but its timing (which says where and how fast it ran)."""
+    d = results.to_dict()
+    d["meta"] = {k: v for k, v in d["meta"].items() if k != "timing"}
+    return d
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+@pytest.mark.parametrize("scenario, games, kw", [
+    (None, 40_000, {"seed": 11, "keep_games": 9_000}),
+    (None, 30_000, {"seed": 3, "players": 4, "seat_rotation": True}),
+    ("scenarios/haunted_tower.toml", 1_500, {"seed": 2}),
+    ("scenarios/climbing_tower.toml", 6_000, {"seed": 5}),
+])
+def test_dask_run_is_the_local_run(client, scenario, games, kw):
+    local = simulate(scenario, games=games, progress=False, **kw)
+    remote = simulate(scenario, games=games, progress=False, chunk_size=3_000, client=client, **kw)
+    assert remote.meta["timing"]["executor"] == "dask" and remote.meta["timing"]["workers"] == 2
+    assert _same(remote) == _same(local)
+    assert remote.games.equals(local.games)
+
+
+def test_dask_target_ci_stops_where_the_local_run_stops(client):
+    local = simulate(None, target_ci=0.03, seed=8, progress=False)
+    remote = simulate(None, target_ci=0.03, seed=8, progress=False, client=client)
+    assert remote.tallies.games == local.tallies.games
+    assert _same(remote) == _same(local)
+
+
+def _kill_a_busy_worker(client, running: threading.Thread) -> None:
+    """SIGKILL a worker process while it plays a task (the nanny starts a new one)."""
+    pids = client.run(os.getpid)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        busy = [w for w, tasks in client.processing().items() if any("play_payload" in t for t in tasks)]
+        if busy:
+            time.sleep(0.05)
+            os.kill(pids[busy[0]], signal.SIGKILL)
+            return
+        assert running.is_alive(), "the run ended before any worker was killed"
+        time.sleep(0.01)
+    raise AssertionError("no worker ever played a task")
+
+
+def _run_in_thread(client, out: dict, **kw):
+    def target():
+        try:
+            out["results"] = simulate(None, progress=False, client=client, **kw)
+        except ExecutorError as err:
+            out["error"] = err
+    thread = threading.Thread(target=target)
+    thread.start()
+    return thread
+
+
+def test_a_worker_killed_mid_run_changes_no_number(client):
+    kw = dict(games=120_000, seed=21, chunk_size=4_000)
+    local = simulate(None, progress=False, **kw)
+    out: dict = {}
+    thread = _run_in_thread(client, out, **kw)
+    _kill_a_busy_worker(client, thread)
+    thread.join(300)
+    assert "error" not in out, out.get("error")
+    assert _same(out["results"]) == _same(local)
+    client.wait_for_workers(2, timeout=60)
+
+
+def test_workers_dying_fail_in_one_line_or_finish_right(client):
+    """With no failures allowed, a task whose worker dies fails the run: one line, no results. Should the kill miss
+    (the task finished first), the run must still give the local numbers."""
+    kw = dict(games=120_000, seed=22, chunk_size=4_000)
+    scheduler = client.cluster.scheduler
+    allowed, scheduler.allowed_failures = scheduler.allowed_failures, 0
+    try:
+        out: dict = {}
+        thread = _run_in_thread(client, out, **kw)
+        _kill_a_busy_worker(client, thread)
+        thread.join(300)
+    finally:
+        scheduler.allowed_failures = allowed
+    client.wait_for_workers(2, timeout=60)
+    if "error" in out:
+        message = str(out["error"])
+        assert "\n" not in message and "died playing games" in message and out["error"].code == 1
+    else:
+        assert _same(out["results"]) == _same(simulate(None, progress=False, **kw))
+
+
+def test_cli_dask_local_json_matches_local():
+    base = [sys.executable, "-m", "balance", "run", "-n", "20000", "--seed", "4", "--json"]
+    local = subprocess.run(base, capture_output=True, text=True, check=True)
+    dask = subprocess.run(base + ["--executor", "dask-local", "--workers", "2"], capture_output=True, text=True,
+                          check=True)
+    import json
+    strip = lambda text: {**json.loads(text), "meta": {k: v for k, v in json.loads(text)["meta"].items()  # noqa
+                                                        if k != "timing"}}
+    assert strip(dask.stdout) == strip(local.stdout)
+    assert json.loads(dask.stdout)["meta"]["timing"]["workers"] == 2
+
+
+def test_without_dask_the_executor_is_one_line_and_balance_never_imports_it(tmp_path):
+    fake = tmp_path / "distributed"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise ImportError('No module named distributed')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "balance", "run", "-n", "10", "--executor", "dask-local"],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: --executor dask-local needs Dask, which is not installed (allowed: pip install 'balance[dask]')"]
+    code = ("import sys, balance, balance.api, balance.cli, balance.runner; "
+            "assert not {'dask', 'distributed'} & set(sys.modules), sorted(sys.modules)")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_dask_executor_needs_a_scheduler(cli):
+    result = cli("run", "-n", "10", "--executor", "dask")
+    assert result.exit_code == 2
+    assert "needs --scheduler" in result.output
