@@ -17,7 +17,7 @@ $(BIN)/balance: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.test-extras: $(BIN)/balance
+$(VENV)/.test-extras: $(BIN)/balance pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
