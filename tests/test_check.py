@@ -153,3 +153,11 @@ def test_shipped_scenarios_claims_are_valid():
     for path in sorted(SCENARIOS.glob("*.toml")):
         sc = load_scenario(path)
         assert sc.checks is not None and sc.checks.given(), path
+
+
+def test_a_scenario_without_claims_plays_one_look_and_passes(tmp_path):
+    path = tmp_path / "none.toml"
+    path.write_text('game = "spooky_tower"\ngames = 50000\n')
+    r = check(path, threads=1)
+    assert r.scenarios[0].results.tallies.games == 1000 and len(r.claims) == 0
+    assert r.exit_code == 0 and r.findings[0].startswith("No scenario holds a [checks] table")
