@@ -286,7 +286,7 @@ def test_unknown_game_in_a_dict():
     with pytest.raises(ScenarioError) as err:
         load_scenario({"game": "chess"})
     assert str(err.value) == ("<dict>: game: unknown game (got 'chess'; allowed: one of 'spooky_tower', "
-                              "'haunted_tower')")
+                              "'haunted_tower', 'climbing_tower')")
 
 
 def test_missing_file(tmp_path):
