@@ -66,8 +66,8 @@ def test_replay_narrates_a_game_with_the_map(cli):
     assert res.exit_code == 0
     out = res.output
     assert out.startswith("The Haunted Tower, seed 3, game 0: fighter (seat 0) plays monster_hunter")
-    for needle in ("Round 1:", "Turn 1:", "movement points", "turns over chit", "  = ", "[level 1]",
-                   "The game ends"):
+    for needle in ("Round 1:", "Turn 1:", "movement points", "turns over a ", " chit: ", "  = ",
+                   "chits left: Tower 1", "[level 1]", "The game ends"):
         assert needle in out, needle
 
 

@@ -111,6 +111,8 @@ def _group_note(column: str, g) -> str:
     if "/" in column:
         top, base = column.split("/", 1)
         return f"'{top}' per '{base}': total of {top} / total of {base}, over all games and seats."
+    if column == f"win {used}" and getattr(g, "per_team", False):
+        return f"Win rate of the games in which the team's '{used}' count was above 0. {_SHORT}"
     if column == f"win {used}":
         return f"Win rate of the {who} {used} this at least once. {_SHORT}"
     if column == f"win not {used}":
