@@ -1,0 +1,73 @@
+"""Is aggregation off the critical path? The kernel's games/s (as `balance bench` measures it) against the marginal
+games/s of whole `balance run` processes, in one run of this script on this machine.
+
+The marginal rate is (large - small games) / (wall of `balance run -n large` - wall of `balance run -n small`),
+each a whole process (import, kernel load from the Numba cache, every chunk aggregated, the JSON printed), so
+start-up cancels out. The kernel and the two runs alternate REPEATS times; the best of each is compared, as
+`balance bench` reports its best of 3. On a shared machine the ratio is what to read, with the load beside it.
+
+    python benchmarks/bench_run.py [--seconds 3] [--repeats 3] [--game spooky_tower ...]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+SCENARIOS = {"spooky_tower": None, "haunted_tower": "scenarios/haunted_tower.toml",
+             "climbing_tower": "scenarios/climbing_tower.toml"}
+
+
+def kernel_rate(scenario, games: int) -> float:
+    """Games/s of the kernel alone, the fastest of `balance bench`'s 3 runs of one chunk of `games`."""
+    from balance.bench import _kernel
+    spec = scenario.spec()
+    return _kernel(spec, spec.compile_scenario(scenario), scenario, games, None)[0]
+
+
+def run_wall(path: str | None, games: int, extra: list[str]) -> float:
+    cmd = [sys.executable, "-m", "balance", "run", *([path] if path else []), "-n", str(games), "--json",
+           "--no-contrasts", *extra]
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
+def measure(game: str, seconds: float, repeats: int, extra: list[str]) -> dict:
+    from balance.scenario import load_scenario
+    path = SCENARIOS[game]
+    scenario = load_scenario(path)
+    probe = kernel_rate(scenario, 20_000)
+    small = max(1_000, int(probe * 0.1))
+    large = small + int(probe * seconds)
+    run_wall(path, 1_000, extra)        # the Numba cache warm for the run processes
+    best = {"kernel": 0.0, "small": float("inf"), "large": float("inf")}
+    for _ in range(repeats):
+        best["kernel"] = max(best["kernel"], kernel_rate(scenario, min(large, 2_000_000)))
+        best["small"] = min(best["small"], run_wall(path, small, extra))
+        best["large"] = min(best["large"], run_wall(path, large, extra))
+    marginal = (large - small) / (best["large"] - best["small"])
+    return {"game": game, "kernel": best["kernel"], "marginal": marginal, "ratio": marginal / best["kernel"],
+            "small": small, "large": large}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", choices=sorted(SCENARIOS))
+    parser.add_argument("--seconds", type=float, default=3.0, help="kernel seconds between the two run sizes")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--executor-args", default="", help="extra `balance run` arguments (an executor)")
+    args = parser.parse_args()
+    from balance.bench import machine
+    print(f"machine: {machine()}; load average at start {os.getloadavg()[0]:.1f}")
+    for game in args.game or list(SCENARIOS):
+        r = measure(game, args.seconds, args.repeats, args.executor_args.split())
+        print(f"{r['game']:15s} kernel {r['kernel']:>11,.0f} games/s   run marginal {r['marginal']:>11,.0f} games/s "
+              f"({r['small']:,} to {r['large']:,} games)   run / kernel = {r['ratio']:.3f}", flush=True)
+    print(f"load average at end {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
