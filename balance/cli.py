@@ -208,7 +208,10 @@ def run(scenario, out_dir, as_json, **kw):
               help="Report folder: new, empty, or an earlier report (default: reports/ and the scenario's name "
                    "in lower case, each run of other characters one '_': reports/spooky_tower_public_card_list_"
                    "embedded_default for the embedded default).")
-def report(scenario, out_dir, **kw):
+@click.option("--cards", "with_cards", is_flag=True,
+              help="Also play each card removed in turn against the scenario (paired, as `balance cards` does, with "
+                   "the same games) and add the causal card values to the report.")
+def report(scenario, out_dir, with_cards, **kw):
     """Play a scenario and write an HTML report, a Markdown summary and PNG plots."""
     from .report import files_for, write_report
 
@@ -222,8 +225,18 @@ def report(scenario, out_dir, **kw):
     if results.meta.get("interrupted"):
         click.echo(f"interrupted after {results.tallies.games:,} games; no report written to {out_dir}", err=True)
         sys.exit(130)
+    card_values = None
+    if with_cards:
+        from .studies.cards import cards as card_study
+        try:
+            card_values = card_study(_load(scenario, kw.get("sets")), games=kw.get("games"), seed=kw.get("seed"),
+                                     players=kw.get("players"), threads=kw.get("threads"))
+        except ValueError as err:
+            _fail(f"{scenario or '<default>'}: --cards: {err}")
+        click.echo(card_values.summary())
     try:
-        index = write_report(results, out_dir, [tuple(a) for a in results.meta.get("assumptions", [])])
+        index = write_report(results, out_dir, [tuple(a) for a in results.meta.get("assumptions", [])],
+                             cards=card_values)
     except (OSError, OutputDirError) as err:
         _write_failed(out_dir, err)
     click.echo(f"report: {index}")

@@ -262,3 +262,23 @@ def test_figures_use_the_tables_units_drop_empty_kinds_and_carry_a_caption():
     assert "percentage points" in bottom.get_ylabel() and "association" in fig._suptitle.get_text()
     for name in r.plot.available():
         assert getattr(r.plot, name)()._suptitle.get_text(), name
+
+
+def test_report_cards_adds_the_causal_card_values_section(tmp_path):
+    """Issue 12, part 4: the causal per-card value is a section of the report (balance report --cards), not only of
+    `balance cards`; a report without --cards has no such section, and a rerun may replace a --cards report."""
+    from click.testing import CliRunner
+
+    from balance.cli import main
+    out = tmp_path / "r"
+    res = CliRunner().invoke(main, ["report", "-n", "400", "--cards", "-o", str(out)], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    html = (out / "index.html").read_text()
+    assert "Card values (causal)" in html and "Causal, unlike the association tables" in html
+    assert "Card values (causal)" in (out / "summary.md").read_text()
+    table = (out / "card_values_cards.csv").read_text().splitlines()
+    assert len(table) > 12 and (out / "card_values_cards.png").is_file()
+    res = CliRunner().invoke(main, ["report", "-n", "400", "-o", str(out)], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert "Card values (causal)" not in (out / "index.html").read_text()
+    assert not (out / "card_values_cards.csv").exists()

@@ -33,8 +33,9 @@ def files_for(scenario) -> tuple[str, ...]:
     extra = (["roles"] if spec.role_name else []) + (["score_lines"] if spec.score_lines else [])
     extra += [f"group_{file_name(g.name)}" for g in counter_groups(spec, scenario)[1:]]
     cats = [file_name(c.name) for c in categories(spec, scenario)]
-    extra += [f"category_{c}" for c in cats] + (["contrasts"] if spec.contrasts else [])
-    return FILES + tuple(f"{name}.png" for name in extra) + tuple(f"category_{c}.csv" for c in cats)
+    extra += [f"category_{c}" for c in cats] + (["contrasts"] if spec.contrasts else []) + ["card_values_cards"]
+    return FILES + tuple(f"{name}.png" for name in extra) + tuple(f"category_{c}.csv" for c in cats) + \
+        ("card_values_cards.csv",)          # written with --cards
 
 _ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
@@ -77,11 +78,18 @@ def _scenario_text(meta: dict) -> str:
     return "(no scenario recorded)"
 
 
+CARDS_NOTE = ("Causal, unlike the association tables above: each card's effect removed in turn and the game played "
+              "again on the same seed and games (paired on common random numbers, docs/studies.md); each cell is "
+              "the change with its paired 95% interval.")
+
+
 def write_report(results: Results, out_dir: str | os.PathLike,
-                 assumptions: list[tuple[str, str, str]] = ()) -> Path:
+                 assumptions: list[tuple[str, str, str]] = (), cards=None) -> Path:
     """Write the report folder ``out_dir`` and return the path of its ``index.html``.
 
     ``assumptions`` are the (setting, value, reason) rows in force for this run (rules the rulebook leaves open).
+    ``cards``: a ``balance.studies.cards`` result (``balance report --cards``), shown as its own section, table and
+    figure, after the run's tables.
     Everything is written to a temporary folder beside ``out_dir`` and moved into place only when complete; an
     existing ``out_dir`` is replaced only then, and an error leaves neither a partial report nor the temporary folder.
     An existing ``out_dir`` that holds anything but report files is refused (``outputs.OutputDirError``), untouched.
@@ -110,8 +118,16 @@ def write_report(results: Results, out_dir: str | os.PathLike,
         "extra": [_table(title, display[title]) for title in ("Strategies", "Strategy x seat", "Contrasts")
                   if title in display and (title == "Contrasts" or results.rotates)],
     }
+    card_figures = {}
+    if cards is not None:
+        for title, df in cards.display_tables().items():
+            context["extra"].append(_table(f"Card values (causal): {title}", df, CARDS_NOTE))
+        card_figures = {f"card_values_{name}": draw for name, draw in cards.figures().items()}
     csvs = {f"category_{file_name(name)}.csv": df for name, df in results.categories.items()}
-    own = FILES + tuple(f"{name}.png" for name in results.plot.available() if name not in FIGURES) + tuple(csvs)
+    if cards is not None:
+        csvs |= {f"card_values_{name}.csv": df for name, df in cards.frames().items()}
+    own = FILES + tuple(f"{name}.png" for name in results.plot.available() if name not in FIGURES) + tuple(csvs) + \
+        ("card_values_cards.png", "card_values_cards.csv")      # a --cards report's, replaced by a rerun either way
     with atomic_directory(out_dir, own) as tmp:
         for file, df in csvs.items():
             df.to_csv(tmp / file, index=False)
@@ -122,6 +138,11 @@ def write_report(results: Results, out_dir: str | os.PathLike,
             data = base64.b64encode((tmp / f"{name}.png").read_bytes()).decode("ascii")
             figures.append({"name": name, "title": name.replace("_", " ").capitalize(), "data": data,
                             "caption": caption(results, name)})
+        for name, draw in card_figures.items():
+            fig = draw()
+            fig.savefig(tmp / f"{name}.png", dpi=100)
+            data = base64.b64encode((tmp / f"{name}.png").read_bytes()).decode("ascii")
+            figures.append({"name": name, "title": "Card values (causal)", "data": data, "caption": CARDS_NOTE})
         html = _ENV.get_template("report.html.j2").render(context | {"figures": figures})
         (tmp / "index.html").write_text(html, encoding="utf-8")
         md = _ENV.get_template("summary.md.j2").render(_summary_context(results, context))
