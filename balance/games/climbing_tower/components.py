@@ -141,6 +141,17 @@ DEFAULT_BOSS = [
 ]
 
 
+def _distinct(items: list, what: str, one: str, most: int, plural: str) -> list:
+    """A list of named components: each name once, at most `most` of them."""
+    names = [x.name for x in items]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ValueError(f"{what} {dup[0]!r} listed twice (allowed: one entry a {one})")
+    if len(items) > most:
+        raise ValueError(f"{len(items)} {plural} (allowed: at most {most})")
+    return items
+
+
 class ClimbingTowerComponents(_Strict):
     """Every component face: the play cards, the tower cards and the BOSS card (all ASSUMED reconstructions)."""
 
@@ -154,24 +165,12 @@ class ClimbingTowerComponents(_Strict):
     @field_validator("cards")
     @classmethod
     def _cards(cls, v):
-        names = [c.name for c in v]
-        dup = sorted({n for n in names if names.count(n) > 1})
-        if dup:
-            raise ValueError(f"card {dup[0]!r} listed twice (allowed: one entry a card name)")
-        if len(v) > MAX_CARDS:
-            raise ValueError(f"{len(v)} cards (allowed: at most {MAX_CARDS})")
-        return v
+        return _distinct(v, "card", "card name", MAX_CARDS, "cards")
 
     @field_validator("tower")
     @classmethod
     def _tower(cls, v):
-        names = [t.name for t in v]
-        dup = sorted({n for n in names if names.count(n) > 1})
-        if dup:
-            raise ValueError(f"tower card {dup[0]!r} listed twice (allowed: one entry a tower card)")
-        if len(v) > MAX_TOWER_CARDS:
-            raise ValueError(f"{len(v)} tower cards (allowed: at most {MAX_TOWER_CARDS})")
-        return v
+        return _distinct(v, "tower card", "tower card", MAX_TOWER_CARDS, "tower cards")
 
     def level(self, n: int) -> list[Card]:
         return [c for c in self.cards if c.level == n]
