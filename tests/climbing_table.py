@@ -82,9 +82,10 @@ class Table:
 
     def legal(self, p: int) -> list[tuple[str, str]]:
         """p's legal rows as (action name, card name)."""
+        from balance.games.climbing_tower.play import turn_row_nb
         n = K.legal_nb(self.s, p)
-        return [(E.ACT_NAMES[int(self.s[L.CAND + 2 * i])], self.names[int(self.s[L.CAND + 2 * i + 1])])
-                for i in range(n)]
+        rows = [turn_row_nb(self.s, p, i) for i in range(n)]
+        return [(E.ACT_NAMES[int(a)], self.names[int(c)]) for a, c in rows]
 
     # --- arranging -----------------------------------------------------------------------------------------------
     def deals(self, *cards: str) -> None:

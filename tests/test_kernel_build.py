@@ -6,6 +6,7 @@ Only the drivers that allocate (the parallel loop, trace buffers, the floor) may
 """
 from __future__ import annotations
 
+import numba
 import numba.core.registry
 
 from balance import rng
@@ -74,3 +75,66 @@ def test_games_index_only_inside_the_state_under_numba_boundscheck(tmp_path):
     checked = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=900)
     assert checked.returncode == 0, checked.stderr[-3000:]
     assert checked.stdout.split() == variant_digests(3000)
+
+
+# --- rules_jit_flat (balance/_jit.py): typed once, inlined by LLVM into every caller ---------------------------------
+
+from balance import _jit  # noqa: E402
+
+
+@_jit.rules_jit_flat(cache=False)         # compiled in this process, so that its code can be read
+def _flat_leaf(s, i):
+    """Big enough that LLVM would not inline it of its own accord into three call sites."""
+    total = 0
+    for k in range(s.shape[0]):
+        v = s[k] * (i + 1)
+        if v % 3 == 0:
+            total += v // 3
+        elif v % 5 == 1:
+            total -= v * 7
+        elif v % 7 == 2:
+            total ^= v << 2
+        else:
+            total += s[(k + i) % s.shape[0]] - s[(k * 3 + 1) % s.shape[0]]
+        if total > 1_000_000:
+            total = total % 999_983
+    return total
+
+
+@numba.njit(**{**_jit.RULES_OPTIONS, "cache": False})
+def _calls_flat_leaf(s):
+    return _flat_leaf(s, 0) + 2 * _flat_leaf(s, 1) + 3 * _flat_leaf(s, 2)
+
+
+def test_flat_functions_are_inlined_into_their_callers():
+    """Climbing Tower's speed rests on this: a flat function leaves no call behind in its caller's machine code."""
+    import numpy as np
+    s = np.arange(3, dtype=np.int64)
+    assert _calls_flat_leaf(s) == sum(k * _flat_leaf.py_func(s, k - 1) for k in (1, 2, 3))
+    assert _jit._FLAT_READY, "the alwaysinline hook could not be installed on this Numba"
+    llvm = _calls_flat_leaf.inspect_llvm(_calls_flat_leaf.signatures[0])
+    assert "_calls_flat_leaf" in llvm
+    leaf_symbol = _jit._flat_prefix(_flat_leaf.py_func)
+    calls = [line for line in llvm.splitlines() if " call " in line and leaf_symbol in line]
+    assert calls == []
+    import re
+    defined = re.findall(r"^define [^@]*@\"?([\w.$]+)", _flat_leaf.inspect_llvm(_flat_leaf.signatures[0]), re.M)
+    assert [name for name in defined if _jit._is_flat(name)]
+
+
+def test_flat_symbols_are_told_apart_from_wrappers_and_other_functions():
+    prefix = _jit._flat_prefix(_flat_leaf.py_func)
+    assert _jit._is_flat(prefix + "B2v1E5ArrayIxLi1E1C7mutable7alignedEx")
+    assert _jit._is_flat(prefix + "E")
+    assert not _jit._is_flat("cpython." + prefix + "E")          # the Python wrapper stays a function
+    assert not _jit._is_flat(prefix[:-1] + "x" + "E")            # another name of the same length
+    assert not _jit._is_flat(_jit._flat_prefix(_calls_flat_leaf.py_func) + "E")
+
+
+def test_climbing_tower_rules_are_flat():
+    from balance.games.climbing_tower import build, kernel as ct_kernel, play, setup, strategies as ct_strategies
+    for module in (ct_kernel, play, build, setup, ct_strategies):
+        for name, fn in jitted(module).items():
+            if name in ALLOCATING:
+                continue
+            assert _jit._flat_prefix(fn.py_func) in _jit._FLAT, f"{module.__name__}.{name} is not rules_jit_flat"

@@ -430,15 +430,18 @@ def test_build_r_buys_the_level2_pile_top_y_the_level3_and_u_removes_a_chosen_ca
 def test_y_needs_two_gold_and_u_respects_the_minimum_deck():
     t = Table(rules={"min_deck": 8})
     t.s[L.SC + L.SC_GOLD] = 1
-    from balance.games.climbing_tower.build import build_options_nb
+    from balance.games.climbing_tower.build import build_options_nb, build_row_nb
     n = build_options_nb(t.s)
-    rows = [(int(t.s[L.CAND + 2 * i]), int(t.s[L.CAND + 2 * i + 1])) for i in range(n)]
+    rows = [tuple(int(x) for x in build_row_nb(t.s, i)) for i in range(n)]
     assert rows == [(E.BUILD_STOP, -1), (E.BUILD_R, 0)]             # no Y at 1 gold; deck at 8 = min_deck: no U
     t2 = Table(rules={"min_deck": 0})
     t2.s[L.SC + L.SC_GOLD] = 2
     n2 = build_options_nb(t2.s)
-    assert sum(int(t2.s[L.CAND + 2 * i]) == E.BUILD_U for i in range(n2)) == 8
-    assert any(int(t2.s[L.CAND + 2 * i]) == E.BUILD_Y for i in range(n2))
+    rows2 = [tuple(int(x) for x in build_row_nb(t2.s, i)) for i in range(n2)]
+    assert sum(a == E.BUILD_U for a, _ in rows2) == 8
+    assert any(a == E.BUILD_Y for a, _ in rows2)
+    deck = [int(c) for c in t2.s[L.OWNED:L.OWNED + int(t2.s[L.SC + L.SC_DECK_N])]]
+    assert [c for a, c in rows2 if a == E.BUILD_U] == deck                # the deck's cards, ascending ids
 
 
 def test_easy_supply_lets_the_buyer_pick_the_red_or_the_blue_pile():

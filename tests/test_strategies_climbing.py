@@ -11,7 +11,7 @@ import pytest
 from balance.games.climbing_tower import enums as E
 from balance.games.climbing_tower import layout as L
 from balance.games.climbing_tower import strategies as S
-from balance.games.climbing_tower.play import deal_nb, legal_nb, to_hand_nb
+from balance.games.climbing_tower.play import deal_nb, legal_nb, to_hand_nb, turn_row_nb
 from climbing_table import Table
 
 
@@ -25,8 +25,8 @@ def _decide(t, p):
     """Seat p's turn decision as (action, card name)."""
     n = legal_nb(t.s, p)
     S.fill_view_nb(t.s, p)
-    i = S.turn_nb(t.s, t.f, p, n)
-    return E.ACT_NAMES[int(t.s[L.CAND + 2 * i])], t.names[int(t.s[L.CAND + 2 * i + 1])]
+    act, c = turn_row_nb(t.s, p, S.turn_nb(t.s, t.f, p, n))
+    return E.ACT_NAMES[int(act)], t.names[int(c)]
 
 
 def _two_skeletons_here(t, p=0, floor=3):
@@ -156,10 +156,10 @@ def test_random_is_uniform_over_the_legal_rows():
 # --- build phase ------------------------------------------------------------------------------------------------
 
 def _build_choice(t, p=0):
-    from balance.games.climbing_tower.build import build_options_nb
+    from balance.games.climbing_tower.build import build_options_nb, build_row_nb
     n = build_options_nb(t.s)
-    i = S.build_nb(t.s, t.f, p, n)
-    return E.BUILD_NAMES[int(t.s[L.CAND + 2 * i])], int(t.s[L.CAND + 2 * i + 1])
+    act, arg = build_row_nb(t.s, S.build_nb(t.s, t.f, p, n))
+    return E.BUILD_NAMES[int(act)], int(arg)
 
 
 def test_heuristics_buy_level3_with_two_gold_then_level2_then_stop():

@@ -3,18 +3,18 @@ unspent gold lost; then skills for cleared cards both pawns have moved on from, 
 have reached, and the tokens of cards left behind."""
 from __future__ import annotations
 
-from ..._jit import rules_jit
+from ..._jit import rules_jit_flat
 from . import enums as E
 from .layout import (OWNED, CC_BOUGHT, CC_REMOVED, FLOOR_HI, FLOOR_LO, LOC, OPT, OPT_LEFT_BEHIND, OPT_MIN_DECK, OPT_N_CARDS,
                      OPT_SKILL_GOLD, PL_FLOOR, POS_FLIPPED, POS_PLACED, POS_SLOT0, POS_TC, SC, SC_BOSS_DMG,
-                     SC_BOSS_ROW, SC_DECK_N, SC_GOLD, SC_N_POS, SC_PILE_I, SC_PILE_N, SC_ROUND, SC_SKILLS,
+                     SC_BOSS_ROW, SC_DECK_N, SC_GOLD, SC_N_BUILD, SC_N_POS, SC_PILE_I, SC_PILE_N, SC_ROUND, SC_SKILLS,
                      SC_SUPPLY_TOKENS, SK_GAINED, SK_ROUND, SK_USED, SLOT_POS, TEAM, TF_N_FLOORS, TF_SAME_ROUND,
                      TF_SKILL, TM_BONUS, TM_BOUGHT, TM_REMOVED, at, cand_at, cc_at, pile_at, pl_at, sk_at,
                      standing_at, tc_at, CF_LEVEL, card_at)
 from .setup import emit_nb, place_nb
 
 
-@rules_jit
+@rules_jit_flat
 def return_cards_nb(s):
     """Every card of the round (hands, face down, played, discarded, the draw pile: the deck's own cards) back into
     the common deck."""
@@ -22,7 +22,7 @@ def return_cards_nb(s):
         s[at(LOC, s[at(OWNED, i)])] = E.LOC_DECK
 
 
-@rules_jit
+@rules_jit_flat
 def skill_gold_nb(s):
     """The bonus_gold skill: its gold at the start of every build phase (from the tokens in the supply)."""
     if (s[SC + SC_SKILLS] >> E.SKILL_BONUS_GOLD) & 1:
@@ -34,11 +34,12 @@ def skill_gold_nb(s):
         emit_nb(s, E.EV_BONUS, -1, g, 1, 0)
 
 
-@rules_jit
+@rules_jit_flat
 def build_options_nb(s):
-    """The legal build actions as (action, argument) rows in CAND: stop; R from each non-empty Level 2 pile (one
-    pile in Hard, red then blue in Easy); Y; U for each card of the deck (ascending ids) while it holds more than
-    ``min_deck`` cards."""
+    """The number of legal build actions, rows (action, argument) in this order: stop; R from each non-empty Level 2
+    pile (one pile in Hard, red then blue in Easy); Y; U for each card of the deck (ascending ids) while it holds
+    more than ``min_deck`` cards. The rows up to Y are written (CAND, s[SC_N_BUILD] of them); the U rows follow from
+    the deck list: :func:`build_row_nb` reads any row."""
     gold = s[SC + SC_GOLD]
     s[cand_at(0, 0)] = E.BUILD_STOP
     s[cand_at(0, 1)] = -1
@@ -52,15 +53,22 @@ def build_options_nb(s):
         s[cand_at(n, 0)] = E.BUILD_Y
         s[cand_at(n, 1)] = 2
         n += 1
+    s[SC + SC_N_BUILD] = n
     if gold >= 1 and s[SC + SC_DECK_N] > s[OPT + OPT_MIN_DECK]:
-        for i in range(s[SC + SC_DECK_N]):
-            s[cand_at(n, 0)] = E.BUILD_U
-            s[cand_at(n, 1)] = s[at(OWNED, i)]
-            n += 1
+        n += s[SC + SC_DECK_N]
     return n
 
 
-@rules_jit
+@rules_jit_flat
+def build_row_nb(s, i):
+    """Row i of the build rows (:func:`build_options_nb`, just called): (action, argument)."""
+    written = s[SC + SC_N_BUILD]
+    if i < written:
+        return s[cand_at(i, 0)], s[cand_at(i, 1)]
+    return E.BUILD_U, s[at(OWNED, i - written)]
+
+
+@rules_jit_flat
 def build_one_nb(s, builder, act, arg):
     """Carry out one build action."""
     if act == E.BUILD_U:
@@ -82,7 +90,7 @@ def build_one_nb(s, builder, act, arg):
     emit_nb(s, E.EV_BUY, builder, s[card_at(c, CF_LEVEL)], c, 0)
 
 
-@rules_jit
+@rules_jit_flat
 def join_deck_nb(s, c):
     """Card c joins the deck list, kept in ascending ids."""
     i = s[SC + SC_DECK_N]
@@ -93,7 +101,7 @@ def join_deck_nb(s, c):
     s[SC + SC_DECK_N] += 1
 
 
-@rules_jit
+@rules_jit_flat
 def leave_deck_nb(s, c):
     """Card c leaves the deck list."""
     n = s[SC + SC_DECK_N]
@@ -106,31 +114,31 @@ def leave_deck_nb(s, c):
     s[SC + SC_DECK_N] = j
 
 
-@rules_jit
+@rules_jit_flat
 def pay_nb(s, gold):
     s[SC + SC_GOLD] -= gold
     s[SC + SC_SUPPLY_TOKENS] += gold
 
 
-@rules_jit
+@rules_jit_flat
 def moved_on_nb(s, p, pos):
     """Has p's pawn moved on from tower card `pos` (its floor reaches a higher card)?"""
     return s[at(SLOT_POS, s[at(FLOOR_HI, s[pl_at(p, PL_FLOOR)])])] > pos
 
 
-@rules_jit
+@rules_jit_flat
 def left_nb(s, p, pos):
     """Has p's pawn left tower card `pos` altogether (no slot of its floor on that card)?"""
     return s[at(SLOT_POS, s[at(FLOOR_LO, s[pl_at(p, PL_FLOOR)])])] > pos
 
 
-@rules_jit
+@rules_jit_flat
 def on_card_nb(s, p, pos):
     floor = s[pl_at(p, PL_FLOOR)]
     return s[at(SLOT_POS, s[at(FLOOR_LO, floor)])] <= pos <= s[at(SLOT_POS, s[at(FLOOR_HI, floor)])]
 
 
-@rules_jit
+@rules_jit_flat
 def card_standing_nb(s, pos):
     n = 0
     first = s[at(POS_SLOT0, pos)]
@@ -139,7 +147,7 @@ def card_standing_nb(s, pos):
     return n
 
 
-@rules_jit
+@rules_jit_flat
 def next_round_nb(s):
     """3. Next round: unspent gold lost; the BOSS's hits reset when they must come in one round; a cleared tower
     card both pawns moved on from flips and its skill is gained (once per skill); a card both pawns left with

@@ -11,22 +11,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..._jit import rules_jit
+from ..._jit import rules_jit_flat
 from ..kernel_common import load_script
 from . import enums as E
 from . import strategies as S
-from .build import build_one_nb, build_options_nb, next_round_nb, return_cards_nb, skill_gold_nb
+from .build import build_one_nb, build_options_nb, build_row_nb, next_round_nb, return_cards_nb, skill_gold_nb
 from .layout import (CC_IN_DECK_END, CHOICE_SCRIPT, DEAL_SCRIPT, FN_FLOOR, KINDS, LOC, M_CHOICE_I, M_CHOICE_N,
                      M_DEAL_I, M_DEAL_N, M_TRACE, N_CC, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, OPT,
                      OPT_N_CARDS, OPT_ROUND_LIMIT, OPT_START, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS,
                      SC, SC_BLOCKED, SC_DECK_N, SC_ENDED, SC_FREE_USED, SC_ROUND, SC_START, SC_TOP, SC_TOWER_ID,
-                     SC_TURN, SC_VICTORY, SC_WINNER, SC_BOSS_SIDE, TEAM, TM_DECK_END, TRACE, at, cand_at, cc_at,
+                     SC_TURN, SC_VICTORY, SC_WINNER, SC_BOSS_SIDE, TEAM, TM_DECK_END, TRACE, at, cc_at,
                      final_at, param_at, pl_at, sk_at, stream_at)
-from .play import apply_nb, blocked_nb, deal_nb, end_game_nb, end_play_nb, legal_nb, pass_nb
+from .play import apply_nb, blocked_nb, deal_nb, end_game_nb, end_play_nb, legal_nb, pass_nb, turn_row_nb
 from .setup import emit_nb, reset_nb
 
 
-@rules_jit
+@rules_jit_flat
 def play_phase_nb(s, f, start):
     """1. Play phase: deal, then turns alternate from the start player until both hands are empty or a player
     holding cards cannot act. Returns 1 when the BOSS falls."""
@@ -51,13 +51,14 @@ def play_phase_nb(s, f, start):
             i = S.turn_nb(s, f, p, n)
             if i < 0 or i >= n:
                 i = 0
-            if apply_nb(s, p, s[cand_at(i, 0)], s[cand_at(i, 1)]):
+            act, c = turn_row_nb(s, p, i)
+            if apply_nb(s, p, act, c):
                 return 1
         p = 1 - p
     return 0
 
 
-@rules_jit
+@rules_jit_flat
 def build_phase_nb(s, f, builder):
     """2. Build phase: the builder spends the round's gold on R, Y and U in any order until it stops or nothing is
     left to do."""
@@ -70,17 +71,18 @@ def build_phase_nb(s, f, builder):
         i = S.build_nb(s, f, builder, n)
         if i <= 0 or i >= n:
             return
-        build_one_nb(s, builder, s[cand_at(i, 0)], s[cand_at(i, 1)])
+        act, arg = build_row_nb(s, i)
+        build_one_nb(s, builder, act, arg)
 
 
-@rules_jit
+@rules_jit_flat
 def play_game_nb(s, f, seed, game):
     """Set up game `game` of run `seed` and play it to the end."""
     reset_nb(s, seed, game)
     play_on_nb(s, f)
 
 
-@rules_jit
+@rules_jit_flat
 def play_on_nb(s, f):
     """Rounds from the next one until the BOSS falls or the round limit: the start player alternates from the first
     player (or is always the first, by option)."""
@@ -104,7 +106,7 @@ def play_on_nb(s, f):
     finish_nb(s, 0)
 
 
-@rules_jit
+@rules_jit_flat
 def finish_nb(s, won):
     end_game_nb(s, won)
     for p in range(2):
@@ -114,7 +116,7 @@ def finish_nb(s, won):
     s[TEAM + TM_DECK_END] = s[SC + SC_DECK_N]
 
 
-@rules_jit
+@rules_jit_flat
 def seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, game, slots):
     """Seat s plays lineup slot (s + game) mod 2 when seats rotate, slot s otherwise."""
     for seat in range(2):
@@ -125,7 +127,7 @@ def seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, game, slots):
             f[param_at(seat, j)] = lineup_params[k, j]
 
 
-@rules_jit
+@rules_jit_flat
 def draws_nb(s):
     total = 0
     for i in range(3):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import rules_jit
+from ..._jit import rules_jit_flat
 from ...rng import STREAM_WORDS
 from .components import MAX_CARDS, MAX_FLOORS, MAX_TOWER_CARDS, TOKENS  # noqa: F401  (TOKENS for importers)
 
@@ -101,12 +101,14 @@ SC_PILE_TOP = 16          # next card of the draw pile: DECK[PILE_TOP .. DECK_N)
 SC_START = 17             # this round's start player
 SC_ACTIVE = 18
 SC_ENDED = 19             # 1 once the game is over
-SC_N_CAND = 20
+SC_N_BUILD = 20           # the build rows written in CAND (build.build_options_nb); U rows follow, implied
 SC_BLOCKED = 21           # the seat that ended this round holding cards, -1
 SC_TOWER_ID = 22          # the tower's label index (ordered tower cards x BOSS side), -1 for a tower outside it
 SC_PILE_N = 23            # .. +3: cards in supply piles 0 (Level 2, Easy red), 1 (Easy blue), 2 (Level 3)
 SC_PILE_I = 26            # .. +3: next card of each supply pile
 SC_HIT_FLOORS = 29        # bit k: a skeleton fell on floor k this round
+SC_N_PLAY = 30            # the turn's play rows written in CAND (play.legal_nb); redraw and offer rows follow, implied
+SC_N_REDRAW = 31          # the turn's redraw rows (the hand, in order, or none)
 N_SC = 32
 SC = _region(N_SC)
 
@@ -180,78 +182,78 @@ F_SIZE = 2 * N_PARAMS
 
 
 
-@rules_jit
+@rules_jit_flat
 def at(region, i):
     """Word i of a one-dimensional region (``at(LOC, c)``, ``at(DECK, k)`` ...)."""
     return np.uint64(region + i)
 
 
-@rules_jit
+@rules_jit_flat
 def card_at(c, k):
     return np.uint64(CARD + c * N_CF + k)
 
 
-@rules_jit
+@rules_jit_flat
 def tc_at(t, k):
     return np.uint64(TC + t * N_TF + k)
 
 
-@rules_jit
+@rules_jit_flat
 def tf_at(t, floor, k):
     """Floor `floor` of tower card row t: k 0 colour, 1 left skeletons, 2 right."""
     return np.uint64(TC + t * N_TF + TF_FLOORS + 3 * floor + k)
 
 
-@rules_jit
+@rules_jit_flat
 def pl_at(p, k):
     return np.uint64(PL + p * N_PL + k)
 
 
-@rules_jit
+@rules_jit_flat
 def hand_at(p, i):
     return np.uint64(HAND + p * MAX_HAND + i)
 
 
-@rules_jit
+@rules_jit_flat
 def pile_at(k, i):
     return np.uint64(PILES + k * MAX_CARDS + i)
 
 
-@rules_jit
+@rules_jit_flat
 def standing_at(slot, side):
     return np.uint64(STANDING + 2 * slot + side)
 
 
-@rules_jit
+@rules_jit_flat
 def hit_at(slot, side):
     return np.uint64(HIT + 2 * slot + side)
 
 
-@rules_jit
+@rules_jit_flat
 def final_at(p, k):
     return np.uint64(FINAL + p * N_FINAL + k)
 
 
-@rules_jit
+@rules_jit_flat
 def cc_at(c, k):
     return np.uint64(CCNT + c * N_CC + k)
 
 
-@rules_jit
+@rules_jit_flat
 def sk_at(k, j):
     return np.uint64(SKCNT + k * N_SK + j)
 
 
-@rules_jit
+@rules_jit_flat
 def cand_at(i, col):
     return np.uint64(CAND + 2 * i + col)
 
 
-@rules_jit
+@rules_jit_flat
 def stream_at(i):
     return np.uint64(STREAMS + i * STREAM_WORDS)
 
 
-@rules_jit
+@rules_jit_flat
 def param_at(p, k):
     return np.uint64(F_PARAMS + p * N_PARAMS + k)

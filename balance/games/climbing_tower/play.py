@@ -3,7 +3,7 @@ and its icons (swords against skeletons or the BOSS, arrows up the tower), and t
 not all fall stand again; gold; the empty-hand bonus)."""
 from __future__ import annotations
 
-from ..._jit import rules_jit, rules_jit_inline
+from ..._jit import rules_jit_flat
 from ...rng import flat_shuffle_nb
 from ..kernel_common import next_scripted_nb
 from . import enums as E
@@ -12,13 +12,13 @@ from .layout import (OWNED, CF_ARROWS, CF_COLOUR, CF_NUMBER, CF_SWORDS, DEAL_SCR
                      FN_SKELETONS, FN_SWORDS, HIT, LOC, M_DEAL_I, M_DEAL_N, MAX_SLOTS, OPT, OPT_BONUS, OPT_HAND,
                      OPT_ICONS, OPT_N_CARDS, OPT_REDRAWS, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS,
                      PL_SIDE, SC, SC_BLOCKED, SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_ENDED, SC_FREE_USED, SC_GOLD,
-                     SC_N_FLOORS, SC_PILE_TOP, SC_ROUND, SC_HIT_FLOORS, SC_SKILLS, SC_SUPPLY_TOKENS, SC_TOP, SC_TURN, SC_VICTORY, SC_WINNER,
+                     SC_N_FLOORS, SC_N_PLAY, SC_N_REDRAW, SC_PILE_TOP, SC_ROUND, SC_HIT_FLOORS, SC_SKILLS, SC_SUPPLY_TOKENS, SC_TOP, SC_TURN, SC_VICTORY, SC_WINNER,
                      SK_USED, TEAM, TF_BOTH, TF_HP, TM_BONUS, TM_GOLD, at, card_at, cand_at, cc_at, final_at,
                      hand_at, hit_at, pl_at, sk_at, standing_at, stream_at, tc_at, CC_DEALT, CC_PLAYED, TM_BLOCKED)
 from .setup import SHUFFLE, emit_nb
 
 
-@rules_jit
+@rules_jit_flat
 def deal_nb(s, start):
     """Shuffle the common deck (ascending card ids, then the shuffle stream, or the test's deal script) and deal
     ``hand_size`` cards to the start player, then as many to the other; the rest is the draw pile."""
@@ -46,17 +46,18 @@ def deal_nb(s, start):
     s[SC + SC_PILE_TOP] = top
 
 
-@rules_jit_inline
+@rules_jit_flat
 def has_skill_nb(s, k):
     return (s[SC + SC_SKILLS] >> k) & 1
 
 
-@rules_jit
+@rules_jit_flat
 def legal_nb(s, p):
-    """Player p's legal actions as (action, card) rows in CAND: plays (C: a card that shows the top card's colour or
-    number, any card first) in hand order (free plays with the free_play
-    skill unused this round, for cards that do not match), then redraws, then offers; 0 rows with an empty hand or
-    when nothing is possible."""
+    """The number of player p's legal actions, rows (action, card) in this order: plays (C: a card that shows the top
+    card's colour or number, any card first) in hand order (free plays with the free_play skill unused this round,
+    for cards that do not match), then a redraw of each card in hand order, then an offer of each; 0 with an empty
+    hand or when nothing is possible. Only the play rows are written (CAND, s[SC_N_PLAY] of them); the redraw and
+    offer rows follow from the hand (s[SC_N_REDRAW] redraws): :func:`turn_row_nb` reads any row."""
     n_hand = s[pl_at(p, PL_HAND_N)]
     top = s[SC + SC_TOP]
     free = has_skill_nb(s, E.SKILL_FREE_PLAY) == 1 and s[SC + SC_FREE_USED] == 0
@@ -73,21 +74,30 @@ def legal_nb(s, p):
             s[cand_at(n, 0)] = E.ACT_FREE
             s[cand_at(n, 1)] = c
             n += 1
+    s[SC + SC_N_PLAY] = n
     redraws = s[OPT + OPT_REDRAWS] + has_skill_nb(s, E.SKILL_EXTRA_REDRAW)
-    if s[pl_at(p, PL_REDRAWS)] < redraws and s[SC + SC_PILE_TOP] < s[SC + SC_DECK_N]:
-        for i in range(n_hand):
-            s[cand_at(n, 0)] = E.ACT_REDRAW
-            s[cand_at(n, 1)] = s[hand_at(p, i)]
-            n += 1
+    n_redraw = n_hand if s[pl_at(p, PL_REDRAWS)] < redraws and s[SC + SC_PILE_TOP] < s[SC + SC_DECK_N] else 0
+    s[SC + SC_N_REDRAW] = n_redraw
+    n_offer = 0
     if s[pl_at(p, PL_OFFERED)] == 0:
-        for i in range(n_hand):
-            s[cand_at(n, 0)] = E.ACT_OFFER
-            s[cand_at(n, 1)] = s[hand_at(p, i)]
-            n += 1
-    return n
+        n_offer = n_hand
+    return n + n_redraw + n_offer
 
 
-@rules_jit
+@rules_jit_flat
+def turn_row_nb(s, p, i):
+    """Row i of player p's legal rows (:func:`legal_nb`, just called): (action, card)."""
+    n_play = s[SC + SC_N_PLAY]
+    if i < n_play:
+        return s[cand_at(i, 0)], s[cand_at(i, 1)]
+    j = i - n_play
+    n_redraw = s[SC + SC_N_REDRAW]
+    if j < n_redraw:
+        return E.ACT_REDRAW, s[hand_at(p, j)]
+    return E.ACT_OFFER, s[hand_at(p, j - n_redraw)]
+
+
+@rules_jit_flat
 def take_from_hand_nb(s, p, c):
     """Remove card c from p's hand, keeping the order of the others."""
     n = s[pl_at(p, PL_HAND_N)]
@@ -100,7 +110,7 @@ def take_from_hand_nb(s, p, c):
     s[pl_at(p, PL_HAND_N)] = j
 
 
-@rules_jit
+@rules_jit_flat
 def to_hand_nb(s, p, c):
     n = s[pl_at(p, PL_HAND_N)]
     s[hand_at(p, n)] = c
@@ -108,7 +118,7 @@ def to_hand_nb(s, p, c):
     s[at(LOC, c)] = E.LOC_HAND + p
 
 
-@rules_jit
+@rules_jit_flat
 def redraw_nb(s, p, c):
     """A. Redraw: c face up on the discard, the draw pile's top card into the hand."""
     take_from_hand_nb(s, p, c)
@@ -125,7 +135,7 @@ def redraw_nb(s, p, c):
     emit_nb(s, E.EV_REDRAW, p, c, drawn, 0)
 
 
-@rules_jit
+@rules_jit_flat
 def offer_nb(s, p, c):
     """B. Offer an exchange: c face down; once both players have a card down, each takes the other's."""
     take_from_hand_nb(s, p, c)
@@ -144,7 +154,7 @@ def offer_nb(s, p, c):
         emit_nb(s, E.EV_EXCHANGE, -1, other if p == 0 else c, c if p == 0 else other, 0)
 
 
-@rules_jit
+@rules_jit_flat
 def sword_nb(s, p):
     """Sword: on the BOSS floor a hit on the BOSS (when it counts); elsewhere one skeleton on p's floor and own side
     falls (the lowest printed floor's first); with none there the sword does nothing. Returns 1 when the BOSS falls."""
@@ -172,7 +182,7 @@ def sword_nb(s, p):
     return 0
 
 
-@rules_jit
+@rules_jit_flat
 def standing_on_nb(s, floor, side):
     n = 0
     for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
@@ -180,7 +190,7 @@ def standing_on_nb(s, floor, side):
     return n
 
 
-@rules_jit
+@rules_jit_flat
 def climb_nb(s, p, arrows):
     """Up arrows: exactly `arrows` floors, stopping on the BOSS floor at most."""
     here = s[pl_at(p, PL_FLOOR)]
@@ -191,7 +201,7 @@ def climb_nb(s, p, arrows):
         emit_nb(s, E.EV_CLIMB, p, here, to, 0)
 
 
-@rules_jit
+@rules_jit_flat
 def play_card_nb(s, p, c, free):
     """C. Play c onto the play area and resolve its icons (swords then arrows, or arrows first by option). Returns
     1 when the BOSS falls."""
@@ -215,7 +225,7 @@ def play_card_nb(s, p, c, free):
     return 0
 
 
-@rules_jit
+@rules_jit_flat
 def apply_nb(s, p, act, c):
     """Carry out one legal action; returns 1 when it defeats the BOSS."""
     s[SC + SC_TURN] += 1
@@ -228,14 +238,14 @@ def apply_nb(s, p, act, c):
     return 0
 
 
-@rules_jit
+@rules_jit_flat
 def pass_nb(s, p):
     s[SC + SC_TURN] += 1
     s[final_at(p, FN_PASSES)] += 1
     emit_nb(s, E.EV_PASS, p, 0, 0, 0)
 
 
-@rules_jit
+@rules_jit_flat
 def blocked_nb(s, p):
     """A player holding cards who can take no action ends the round at once."""
     s[SC + SC_BLOCKED] = p
@@ -244,7 +254,7 @@ def blocked_nb(s, p):
     emit_nb(s, E.EV_BLOCKED, p, s[pl_at(p, PL_HAND_N)], 0, 0)
 
 
-@rules_jit
+@rules_jit_flat
 def pay_side_nb(s, floor, side):
     """One side of a floor at the end of the play phase: its fallen skeletons pay 1 gold each when none stands
     there any more; otherwise they stand again where they fell, for nothing."""
@@ -265,7 +275,7 @@ def pay_side_nb(s, floor, side):
         s[hit_at(slot, side)] = 0
 
 
-@rules_jit
+@rules_jit_flat
 def end_play_nb(s):
     """End of the play phase: each side of a floor hit this round pays its gold when nothing stands there any more;
     a group that did not all fall stands again at full number, for no gold. Then the empty-hand bonus, when both
@@ -290,7 +300,7 @@ def end_play_nb(s):
         emit_nb(s, E.EV_BONUS, -1, bonus, 0, 0)
 
 
-@rules_jit
+@rules_jit_flat
 def end_game_nb(s, won):
     """The game is over: the BOSS defeated (won), or the round limit."""
     s[SC + SC_ENDED] = 1

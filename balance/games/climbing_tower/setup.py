@@ -4,7 +4,7 @@ shuffle of all of them; the first ``tower_cards`` go bottom to top), the BOSS si
 (a shuffle; the first ``starting_level2`` join the deck), the Level 3 cards (a shuffle)."""
 from __future__ import annotations
 
-from ..._jit import rules_jit
+from ..._jit import rules_jit_flat
 from ...rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_shuffle_nb
 from ..kernel_common import emit_at_nb
 from . import enums as E
@@ -20,13 +20,13 @@ from .layout import (BOSS_ROW, CAND, FLOOR_HI, FLOOR_LO, LOC, M_TRACE, MAX_SLOTS
 SHUFFLE = 0                 # stream 0: set-up and the rounds' shuffles
 
 
-@rules_jit
+@rules_jit_flat
 def emit_nb(s, kind, player, a, b, c):
     """Record one trace event when `s` carries a trace region."""
     emit_at_nb(s, TRACE, M_TRACE, kind, player, a, b, c)
 
 
-@rules_jit
+@rules_jit_flat
 def reset_nb(s, seed, game):
     """Deal game `game` of run `seed`: empty state, streams, tower, skeletons on the bottom card, pawns, cards."""
     s[SC:SC + N_SC] = 0
@@ -57,7 +57,7 @@ def reset_nb(s, seed, game):
     deal_cards_nb(s)
 
 
-@rules_jit
+@rules_jit_flat
 def build_tower_nb(s):
     """A. Tower: tower cards bottom to top (fixed, or the first of a shuffle), the BOSS card on top on its side; the
     slots (printed floors) and the floors (same colours touching across cards joined)."""
@@ -102,7 +102,7 @@ def build_tower_nb(s):
     s[SC + SC_N_FLOORS] = floor + 1
 
 
-@rules_jit
+@rules_jit_flat
 def tower_id_nb(s, n_tc, height, side):
     """The tower's index among every ordered choice of `height` of `n_tc` tower cards (lexicographic) times the two
     BOSS sides: ``arrays.tower_labels`` names them in this order."""
@@ -116,14 +116,14 @@ def tower_id_nb(s, n_tc, height, side):
     return rank * 2 + side
 
 
-@rules_jit
+@rules_jit_flat
 def printed_nb(s, slot, side):
     """Skeletons drawn at (slot, side)."""
     pos = s[at(SLOT_POS, slot)]
     return s[tf_at(s[at(POS_TC, pos)], slot - s[at(POS_SLOT0, pos)], 1 + side)]
 
 
-@rules_jit
+@rules_jit_flat
 def place_nb(s, pos):
     """Skeleton tokens onto the skeletons drawn on tower card `pos`, slot by slot, left before right, while tokens
     last (rulebook A: the bottom card at set-up; ``docs/rules/climbing_tower.md``: later cards as pawns reach
@@ -140,7 +140,7 @@ def place_nb(s, pos):
     emit_nb(s, E.EV_PLACE, -1, pos, placed, 0)
 
 
-@rules_jit
+@rules_jit_flat
 def deal_cards_nb(s):
     """B. Decks: every Level 1 card and the first ``starting_level2`` of the shuffled Level 2 cards in the common
     deck; the other Level 2 cards in one pile (Hard) or a pile per colour (Easy), in shuffled order; the Level 3 cards

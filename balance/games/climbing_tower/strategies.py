@@ -2,7 +2,8 @@
 phase's purchases and removals).
 
 A strategy is an integer kind (``s[KINDS + seat]``) plus a float parameter vector (``f[param_at(seat, :)]``). The
-kernel writes a decision's legal rows into ``CAND`` and the strategy answers with a row index.
+kernel lists a decision's legal rows (in ``CAND``; a turn's redraw and offer rows are implied by the hand, see
+``play.turn_row_nb``) and the strategy answers with a row index.
 
 What a strategy may read is decided by the kernel (``fill_view_nb``): public information (the tower, both pawns,
 the skeletons standing, the play area's top card, the gold, the supply piles' sizes, the deck's contents, which the
@@ -28,16 +29,17 @@ The heuristics share one frame and differ in weights and in the build phase:
 """
 from __future__ import annotations
 
-from ..._jit import rules_jit, rules_jit_inline
+from ..._jit import rules_jit_flat
 from ...rng import flat_below_nb
 from ..kernel_common import next_scripted_nb
 from . import enums as E
 from .layout import (CF_ARROWS, CF_COLOUR, CF_LEVEL, CF_NUMBER, CF_SWORDS, CHOICE_SCRIPT, KINDS, LOC,
                      M_CHOICE_I, M_CHOICE_N, OPT, OPT_N_CARDS, OPT_TALK, PL_FLOOR, PL_HAND_N, PL_DOWN, PL_SIDE, SC,
-                     SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_N_FLOORS, SC_PILE_I, SC_PILE_N, SC_TOP, TF_BOTH, TF_HP,
+                     SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_N_BUILD, SC_N_FLOORS, SC_N_PLAY, SC_PILE_I, SC_PILE_N, SC_TOP, TF_BOTH, TF_HP,
                      TF_SAME_ROUND, VIEW_PARTNER, VIEW_PARTNER_N, VIEW_TALK, at, card_at, cand_at, hand_at, param_at,
                      pile_at, pl_at, stream_at, tc_at)
-from .play import standing_on_nb
+from .build import build_row_nb
+from .play import standing_on_nb, turn_row_nb
 
 RANDOM = 0
 CLIMBER = 1
@@ -51,7 +53,7 @@ P_TEAM = 2
 P_KEEP = 3
 
 
-@rules_jit
+@rules_jit_flat
 def fill_view_nb(s, p):
     """What seat p may see of its partner: the partner's hand while the players may communicate, else nothing."""
     talk = s[OPT + OPT_TALK]
@@ -67,13 +69,13 @@ def fill_view_nb(s, p):
         s[VIEW_PARTNER_N] = -1
 
 
-@rules_jit
+@rules_jit_flat
 def draw_nb(s, p, n):
     """Uniform integer in [0, n) from seat p's own strategy stream."""
     return flat_below_nb(s, stream_at(1 + p), n)
 
 
-@rules_jit_inline
+@rules_jit_flat
 def boss_open_nb(s, p):
     """Hits the BOSS can still take from p's swords now (0 when p is not on the BOSS floor or a hit would not
     count)."""
@@ -87,13 +89,13 @@ def boss_open_nb(s, p):
     return s[tc_at(boss, TF_HP)] - s[SC + SC_BOSS_DMG]
 
 
-@rules_jit_inline
+@rules_jit_flat
 def follows_nb(s, c, top):
     return s[card_at(c, CF_COLOUR)] == s[card_at(top, CF_COLOUR)] or \
         s[card_at(c, CF_NUMBER)] == s[card_at(top, CF_NUMBER)]
 
 
-@rules_jit
+@rules_jit_flat
 def team_bonus_nb(s, f, p, c):
     """team_weight when the partner's hand is visible and holds a card that could follow c."""
     if s[VIEW_TALK] == 0:
@@ -104,9 +106,9 @@ def team_bonus_nb(s, f, p, c):
     return 0.0
 
 
-@rules_jit
+@rules_jit_flat
 def turn_nb(s, f, p, n):
-    """Seat p's action: a row of the n legal rows in CAND (kernel.legal_nb's order)."""
+    """Seat p's action: a row of the n legal rows (play.legal_nb's order; play.turn_row_nb reads a row)."""
     kind = s[at(KINDS, p)]
     if kind == SCRIPTED:
         return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
@@ -115,7 +117,7 @@ def turn_nb(s, f, p, n):
     return heuristic_turn_nb(s, f, p, n)
 
 
-@rules_jit_inline
+@rules_jit_flat
 def reach_nb(s, who):
     """(floors the pawn of `who` can still climb, skeletons or BOSS hits its swords can take where it stands): what
     a card's worth caps its arrows and swords at (module docstring)."""
@@ -125,7 +127,7 @@ def reach_nb(s, who):
     return top - floor, targets
 
 
-@rules_jit
+@rules_jit_flat
 def heuristic_turn_nb(s, f, p, n):
     """The heuristics' turn (module docstring): a card's worth is arrow_weight x min(arrows, room) + sword_weight x
     min(swords, targets), with the pawn's reach (:func:`reach_nb`) computed once a decision."""
@@ -144,10 +146,9 @@ def heuristic_turn_nb(s, f, p, n):
     gift = -1
     gift_v = -1.0
     i = 0
-    while i < n:                # plays and free plays come first: with one worth playing, nothing else matters
+    n_play = s[SC + SC_N_PLAY]
+    while i < n_play:           # plays and free plays come first: with one worth playing, nothing else matters
         act = s[cand_at(i, 0)]
-        if act != E.ACT_PLAY and act != E.ACT_FREE:
-            break
         c = s[cand_at(i, 1)]
         v = wa * min(s[card_at(c, CF_ARROWS)], room) + ws * min(s[card_at(c, CF_SWORDS)], targets)
         v += team_bonus_nb(s, f, p, c)
@@ -162,8 +163,7 @@ def heuristic_turn_nb(s, f, p, n):
         return best_free
     q_room, q_targets = reach_nb(s, 1 - p)
     while i < n:
-        act = s[cand_at(i, 0)]
-        c = s[cand_at(i, 1)]
+        act, c = turn_row_nb(s, p, i)
         arrows = s[card_at(c, CF_ARROWS)]
         swords = s[card_at(c, CF_SWORDS)]
         v = wa * min(arrows, room) + ws * min(swords, targets)
@@ -191,27 +191,29 @@ def heuristic_turn_nb(s, f, p, n):
     return gift if gift >= 0 else worst_offer
 
 
-@rules_jit
+@rules_jit_flat
 def build_nb(s, f, p, n):
-    """The build decision of seat p (the round's start player): a row of the n legal rows in CAND
-    (build.build_options_nb's order)."""
+    """The build decision of seat p (the round's start player): a row of the n legal rows (build.build_options_nb's
+    order; build.build_row_nb reads a row)."""
     kind = s[at(KINDS, p)]
     if kind == SCRIPTED:
         return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
     if kind == RANDOM:
         return draw_nb(s, p, n)
+    written = s[SC + SC_N_BUILD]          # rows from here on are U rows (build.build_row_nb)
     if kind == THINNER and s[SC + SC_DECK_N] > f[param_at(p, P_KEEP)]:
         weakest = -1
-        for i in range(n):
-            if s[cand_at(i, 0)] == E.BUILD_U:
-                c = s[cand_at(i, 1)]
-                if weakest < 0 or weaker_nb(s, c, s[cand_at(weakest, 1)]):
-                    weakest = i
+        weakest_c = -1
+        for i in range(written, n):
+            c = build_row_nb(s, i)[1]
+            if weakest < 0 or weaker_nb(s, c, weakest_c):
+                weakest = i
+                weakest_c = c
         if weakest >= 0:
             return weakest
     best = 0
     best_v = -1.0
-    for i in range(n):
+    for i in range(written):
         act = s[cand_at(i, 0)]
         if act == E.BUILD_Y:
             return i
@@ -222,7 +224,7 @@ def build_nb(s, f, p, n):
     return best
 
 
-@rules_jit
+@rules_jit_flat
 def weaker_nb(s, a, b):
     """Is card a weaker than card b (fewer icons, then lower level, then lower id)?"""
     ia = s[card_at(a, CF_SWORDS)] + s[card_at(a, CF_ARROWS)]
@@ -234,7 +236,7 @@ def weaker_nb(s, a, b):
     return a < b
 
 
-@rules_jit
+@rules_jit_flat
 def pile_worth_nb(s, f, p, k):
     """Mean of arrow_weight x arrows + sword_weight x swords over the cards left in supply pile k (its contents are
     public: the card list, less what was bought)."""
