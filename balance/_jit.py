@@ -43,7 +43,27 @@ _NO_RUNTIME = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
 
 RULES_OPTIONS = dict(cache=True, error_model="numpy", **_NO_RUNTIME)
 
-rules_jit = njit(**RULES_OPTIONS)
+def _one_specialisation(dispatcher):
+    """Type calls from compiled code with plain argument types: Numba would otherwise compile a callee once more
+    for every constant a caller passes it (``Literal[int](3)``), each specialisation typed, lowered and optimised
+    afresh. LLVM still folds the constants once the callee is inlined."""
+    from numba.core import types
+    get = getattr(dispatcher, "get_call_template", None)
+    if get is None:                             # NUMBA_DISABLE_JIT: a plain Python function
+        return dispatcher
+
+    def get_call_template(args, kws):
+        return get(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def rules_jit(fn):
+    """A rule function (module docstring)."""
+    return _one_specialisation(njit(**RULES_OPTIONS)(fn))
+
+
 rules_jit_inline = njit(inline="always", **RULES_OPTIONS)
 
 
@@ -145,4 +165,4 @@ def rules_jit_flat(fn=None, *, cache: bool = True):
         return lambda f: rules_jit_flat(f, cache=cache)
     if _FLAT_READY:
         _FLAT.add(_flat_prefix(fn))
-    return njit(**{**RULES_OPTIONS, "cache": cache})(fn)
+    return _one_specialisation(njit(**{**RULES_OPTIONS, "cache": cache})(fn))

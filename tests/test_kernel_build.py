@@ -138,3 +138,18 @@ def test_climbing_tower_rules_are_flat():
             if name in ALLOCATING:
                 continue
             assert _jit._flat_prefix(fn.py_func) in _jit._FLAT, f"{module.__name__}.{name} is not rules_jit_flat"
+
+
+@_jit.rules_jit
+def _plain_callee(s, k):
+    return s[k] * 2
+
+
+def test_rule_functions_compile_once_per_argument_types_not_per_constant():
+    """A caller passing a constant (Literal[int](3)) gets the callee's int64 compile: one specialisation for every
+    constant, which cut The Haunted Tower's cold compile from about 71 to 55 s (balance/_jit.py)."""
+    from numba.core import types
+    array = types.Array(types.int64, 1, "C")
+    _plain_callee.get_call_template((array, types.IntegerLiteral(3)), {})
+    _plain_callee.get_call_template((array, types.IntegerLiteral(4)), {})
+    assert _plain_callee.signatures == [(array, types.int64)]
