@@ -7,14 +7,15 @@ from ..._jit import rules_jit_flat
 from ...rng import flat_shuffle_nb
 from ..kernel_common import next_scripted_nb
 from . import enums as E
-from .layout import (OWNED, CF_ARROWS, CF_COLOUR, CF_NUMBER, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI,
-                     FLOOR_LO, FN_BLOCKED, FN_BOSS_HITS, FN_CLIMBED, FN_OFFERS, FN_PASSES, FN_PLAYED, FN_REDRAWS,
-                     FN_SKELETONS, FN_SWORDS, HIT, LOC, M_DEAL_I, M_DEAL_N, MAX_SLOTS, OPT, OPT_BONUS, OPT_HAND,
-                     OPT_ICONS, OPT_N_CARDS, OPT_REDRAWS, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS,
-                     PL_SIDE, SC, SC_BLOCKED, SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_ENDED, SC_FREE_USED, SC_GOLD,
-                     SC_N_FLOORS, SC_N_PLAY, SC_N_REDRAW, SC_PILE_TOP, SC_ROUND, SC_HIT_FLOORS, SC_SKILLS, SC_SUPPLY_TOKENS, SC_TOP, SC_TURN, SC_VICTORY, SC_WINNER,
-                     SK_USED, TEAM, TF_BOTH, TF_HP, TM_BONUS, TM_GOLD, at, card_at, cand_at, cc_at, final_at,
-                     hand_at, hit_at, pl_at, sk_at, standing_at, stream_at, tc_at, CC_DEALT, CC_PLAYED, TM_BLOCKED)
+from .layout import (OWNED, CF_ARROWS, CF_COLOUR, CF_NUMBER, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI, FLOOR_LO,
+                     FN_BLOCKED, FN_BOSS_HITS, FN_CLIMBED, FN_OFFERS, FN_PASSES, FN_PLAYED, FN_REDRAWS, FN_SKELETONS,
+                     FN_SWORDS, HIT, LOC, M_DEAL_I, M_DEAL_N, MAX_SLOTS, OPT, OPT_BONUS, OPT_HAND, OPT_ICONS,
+                     OPT_N_CARDS, OPT_REDRAWS, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS, PL_SIDE, SC,
+                     SC_BLOCKED, SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_ENDED, SC_FREE_USED, SC_GOLD, SC_N_FLOORS,
+                     SC_N_PLAY, SC_N_REDRAW, SC_PILE_TOP, SC_ROUND, SC_HIT_FLOORS, SC_SKILLS, SC_SUPPLY_TOKENS,
+                     SC_TOP, SC_TURN, SC_VICTORY, SC_WINNER, SK_USED, TEAM, TF_BOTH, TF_HP, TM_BONUS, TM_GOLD, at,
+                     card_at, cand_at, cc_at, final_at, hand_at, hit_at, pl_at, sk_at, standing_at, stream_at, tc_at,
+                     CC_DEALT, CC_PLAYED, TM_BLOCKED)
 from .setup import SHUFFLE, emit_nb
 
 

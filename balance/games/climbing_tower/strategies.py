@@ -35,9 +35,9 @@ from ..kernel_common import next_scripted_nb
 from . import enums as E
 from .layout import (CF_ARROWS, CF_COLOUR, CF_LEVEL, CF_NUMBER, CF_SWORDS, CHOICE_SCRIPT, KINDS, LOC,
                      M_CHOICE_I, M_CHOICE_N, OPT, OPT_N_CARDS, OPT_TALK, PL_FLOOR, PL_HAND_N, PL_DOWN, PL_SIDE, SC,
-                     SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_N_BUILD, SC_N_FLOORS, SC_N_PLAY, SC_PILE_I, SC_PILE_N, SC_TOP, TF_BOTH, TF_HP,
-                     TF_SAME_ROUND, VIEW_PARTNER, VIEW_PARTNER_N, VIEW_TALK, at, card_at, cand_at, hand_at, param_at,
-                     pile_at, pl_at, stream_at, tc_at)
+                     SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_N_BUILD, SC_N_FLOORS, SC_N_PLAY, SC_PILE_I, SC_PILE_N,
+                     SC_TOP, TF_BOTH, TF_HP, TF_SAME_ROUND, VIEW_PARTNER, VIEW_PARTNER_N, VIEW_TALK, at, card_at,
+                     cand_at, hand_at, param_at, pile_at, pl_at, stream_at, tc_at)
 from .build import build_row_nb
 from .play import standing_on_nb, turn_row_nb
 
