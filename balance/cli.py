@@ -72,19 +72,36 @@ def _write_failed(out_dir, err: Exception):
     _fail(f"--out {out_dir}: could not write{where}: {err.strerror or err}", code=1)
 
 
+def options(*opts):
+    """One decorator that applies click options in the order given (the order ``--help`` lists them)."""
+    def apply(f):
+        for opt in reversed(opts):
+            f = opt(f)
+        return f
+    return apply
+
+
+PLAYERS_OPTION = click.option("--players", type=int, help="Number of players (default: the scenario's).")
+THREADS_OPTION = click.option("--threads", type=click.IntRange(min=1),
+                              help="Worker threads (default: all cores).")
+CHUNK_SIZE_OPTION = click.option("--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK,
+                                 show_default=True, help="Games per chunk (memory); does not change any result.")
+JSON_OPTION = click.option("--json", "as_json", is_flag=True,
+                           help="Print the result as JSON instead of tables.")
+
+
 def run_options(f):
     """Options shared by `run` and `report`."""
     opts = [
         click.option("-n", "--games", type=click.IntRange(min=1),
                      help="Games to play (default: the scenario's). Not with --target-ci, which decides it."),
         click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed (default: the scenario's)."),
-        click.option("--players", type=int, help="Number of players (default: the scenario's)."),
+        PLAYERS_OPTION,
         click.option("--strategy", help="Play this strategy in every seat, with its default parameters."),
         click.option("--rotate/--no-rotate", "seat_rotation", default=None,
                      help="Rotate the lineup through the seats (default: the scenario's)."),
-        click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores)."),
-        click.option("--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True,
-                     help="Games per chunk (memory); does not change any result."),
+        THREADS_OPTION,
+        CHUNK_SIZE_OPTION,
         click.option("--target-ci", type=click.FloatRange(min=1e-5, max=1.0),
                      help="Play until every seat's 95% win-rate interval is at most this wide, e.g. 0.005."),
         click.option("--max-games", type=click.IntRange(min=1), default=100_000_000, show_default=True,
@@ -105,9 +122,7 @@ def run_options(f):
         click.option("--workers", type=click.IntRange(min=1),
                      help="Worker processes of --executor dask-local (default: one per core)."),
     ]
-    for opt in reversed(opts):
-        f = opt(f)
-    f = set_option(f)
+    f = set_option(options(*opts)(f))
     return click.argument("scenario", required=False, type=click.Path(dir_okay=False))(f)
 
 
@@ -255,7 +270,7 @@ def show(scenario, sets):
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed (default: the scenario's).")
 @click.option("--game", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Game index within the run.")
-@click.option("--players", type=int, help="Number of players (default: the scenario's).")
+@PLAYERS_OPTION
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,
               help="Readable English, or one JSON event per line.")
 def replay(scenario, seed, game, players, fmt):
@@ -299,8 +314,8 @@ def show_map(scenario, level):
               help="Games for the kernel and the floor.")
 @click.option("--reference-games", type=click.IntRange(min=10), default=300, show_default=True,
               help="Games for the (slow) reference engine.")
-@click.option("--players", type=int, help="Number of players (default: the scenario's).")
-@click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@PLAYERS_OPTION
+@THREADS_OPTION
 @click.option("--cold/--no-cold", default=True, show_default=True,
               help="Also time the kernel's compile into a fresh Numba cache, in a new process (what a first run "
                    "pays; tens of seconds).")

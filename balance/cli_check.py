@@ -9,30 +9,26 @@ from pathlib import Path
 
 import click
 
-from .cli import _check_out, _fail, _sets, _write_failed, set_option
-from .runner import DEFAULT_CHUNK
+from .cli import (CHUNK_SIZE_OPTION, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _sets,
+                  _write_failed, options, set_option)
 from .scenario import ScenarioError
 
 
-def study_options(f):
-    """The options every study command shares with `run`."""
-    opts = [
+def check_options(f):
+    """The options `check` and `tournament` share with `run`."""
+    return set_option(options(
         click.option("-n", "--games", type=click.IntRange(min=1), help="Games (see the command's help for of what)."),
         click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed (default: the scenario's)."),
-        click.option("--players", type=int, help="Number of players (default: the scenario's)."),
-        click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores)."),
-        click.option("--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True,
-                     help="Games per chunk (memory); does not change any result."),
+        PLAYERS_OPTION,
+        THREADS_OPTION,
+        CHUNK_SIZE_OPTION,
         click.option("--target-ci", type=click.FloatRange(min=1e-5, max=1.0),
                      help="Precision to stop at (see the command's help)."),
-        click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of tables."),
+        JSON_OPTION,
         click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
                      help="Write a report folder (index.html, summary.md, PNG plots): new, empty, or an earlier "
                           "report of the same command."),
-    ]
-    for opt in reversed(opts):
-        f = opt(f)
-    return set_option(f)
+    )(f))
 
 
 def _write_file(path: str, text: str, what: str) -> None:
@@ -50,7 +46,7 @@ def _write_file(path: str, text: str, what: str) -> None:
 
 @click.command()
 @click.argument("scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@study_options
+@check_options
 @click.option("--alpha", type=click.FloatRange(min=1e-6, max=0.5, min_open=False), default=0.05, show_default=True,
               help="Error rate of each claim: a true claim fails, or a false one passes, at most this often.")
 @click.option("--baseline", type=click.Path(file_okay=False, exists=True),
@@ -111,7 +107,7 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
 @click.option("--strategies", required=True, metavar="A,B,C[:PARAM=VALUE]",
               help="The contestants: strategy names, each optionally with parameters, as "
                    "ghost_hunter,collector,collector:stack_target=5.")
-@study_options
+@check_options
 @click.option("--max-games", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="The most games per table --target-ci may play.")
 def tournament(scenario, strategies, games, seed, players, threads, chunk_size, target_ci, as_json, out_dir, sets,

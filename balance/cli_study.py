@@ -6,7 +6,8 @@ from contextlib import contextmanager
 
 import click
 
-from .cli import _check_out, _fail, _sets, _write_failed, set_option
+from .cli import JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _sets, _write_failed, options, \
+    set_option
 from .outputs import OutputDirError
 from .runner import show_progress
 from .scenario import ScenarioError
@@ -14,25 +15,22 @@ from .scenario import ScenarioError
 
 def study_options(f):
     """What every study command takes, as `run` does."""
-    opts = [
+    return options(
         click.option("-n", "--games", type=click.IntRange(min=1),
                      help="Games of each scenario (default: the scenario's). Not with --target-ci."),
         click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed, shared by every scenario."),
-        click.option("--players", type=int, help="Number of players (default: the scenario's)."),
-        click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores)."),
+        PLAYERS_OPTION,
+        THREADS_OPTION,
         click.option("--target-ci", type=click.FloatRange(min=1e-5, max=1.0),
                      help="Play until every win-rate interval (of a difference, or of a sweep cell) is at most this "
                           "wide, e.g. 0.005."),
         click.option("--max-games", type=click.IntRange(min=1000), default=10_000_000, show_default=True,
                      help="The most games --target-ci (or --until-decided) may play."),
-        click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of tables."),
+        JSON_OPTION,
         click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
                      help="Also write a report folder (index.html, summary.md, PNG plots, CSV): new, empty, or an "
                           "earlier report of this command."),
-    ]
-    for opt in reversed(opts):
-        f = opt(f)
-    return f
+    )(f)
 
 
 @contextmanager
