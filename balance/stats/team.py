@@ -3,8 +3,8 @@
 A co-operative game's players win or lose together (``GameSpec.cooperative``): the chunk's ``win_mask`` holds every
 seat or none, so "the team won" is ``win_mask != 0``. The same test, "some seat won", is what a category tallies for
 any game. A :class:`CategoryTallies` counts, per label of a ``CategorySpec`` (Climbing Tower: the tower built), the
-games, the games won, the finished games and the rounds they lasted; its update is a handful of ``np.bincount``
-calls over the chunk (O(games), no Python loop per game), in integers, so any chunking gives the same counts.
+games, the games won, the finished games and the rounds they lasted; its update is one compiled pass over the
+chunk, in integers, so any chunking gives the same counts.
 
 Chunk arrays read here (see :mod:`balance.stats.aggregate` for the rest)::
 
@@ -16,10 +16,31 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from .intervals import diff_interval, histogram_moments, histogram_quantile, mean_interval, wilson
 
 _CATEGORY_ARRAYS = ("games", "wins", "finished", "rounds_sum", "won_rounds_sum")
+
+
+@njit(cache=True, nogil=True)
+def _tally_category_nb(index, mask, victory, rounds, games, wins, finished, rounds_sum, won_rounds_sum):
+    """Add one chunk's games to the per-label tallies in one pass (a game is won when its win mask is not 0,
+    finished when its victory kind is not 0); returns the games without a label (index -1)."""
+    unlabelled = 0
+    for g in range(index.shape[0]):
+        i = index[g]
+        if i < 0:
+            unlabelled += 1
+            continue
+        r = np.int64(rounds[g])
+        games[i] += 1
+        rounds_sum[i] += r
+        finished[i] += victory[g] != 0
+        if mask[g] != 0:
+            wins[i] += 1
+            won_rounds_sum[i] += r
+    return unlabelled
 
 
 @dataclass
@@ -42,22 +63,16 @@ class CategoryTallies:
         L = len(labels)
         return cls(str(name), tuple(labels), str(chunk_key), str(doc), *(np.zeros(L, np.int64) for _ in range(5)))
 
-    def update(self, index: np.ndarray, won: np.ndarray, finished: np.ndarray, rounds: np.ndarray) -> None:
-        """Add one chunk: ``index`` int[G] label indices (-1 none), ``won``/``finished`` bool[G], ``rounds`` int[G]."""
+    def update(self, index: np.ndarray, mask: np.ndarray, victory: np.ndarray, rounds: np.ndarray) -> None:
+        """Add one chunk: ``index`` int[G] label indices (-1 none), the games' ``win_mask``, ``victory`` and
+        ``rounds`` arrays."""
         L = len(self.labels)
-        index = np.asarray(index, dtype=np.int64)
+        index = np.asarray(index)
         if index.size and (index.min() < -1 or index.max() >= L):
             raise ValueError(f"{self.chunk_key}: label index outside -1 .. {L - 1} ({self.name}, {L} labels)")
-        ok = index >= 0
-        i, r = index[ok], np.asarray(rounds, dtype=np.int64)[ok]
-        w, f = np.asarray(won, dtype=bool)[ok], np.asarray(finished, dtype=bool)[ok]
-        self.games += np.bincount(i, minlength=L)
-        self.wins += np.bincount(i[w], minlength=L)
-        self.finished += np.bincount(i[f], minlength=L)
-        # float weights are exact here: a chunk's sum stays far below 2**53
-        self.rounds_sum += np.rint(np.bincount(i, weights=r, minlength=L)).astype(np.int64)
-        self.won_rounds_sum += np.rint(np.bincount(i[w], weights=r[w], minlength=L)).astype(np.int64)
-        self.unlabelled += int(index.size - i.size)
+        self.unlabelled += int(_tally_category_nb(index, np.asarray(mask), np.asarray(victory), np.asarray(rounds),
+                                                  self.games, self.wins, self.finished, self.rounds_sum,
+                                                  self.won_rounds_sum))
 
     def to_dict(self) -> dict:
         return {f.name: (getattr(self, f.name).tolist() if f.name in _CATEGORY_ARRAYS else
