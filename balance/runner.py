@@ -154,14 +154,16 @@ def next_look(agg: Aggregator, played: int, options: RunOptions) -> int:
 
 
 class LocalPlayer:
-    """Plays a run's games on this machine's threads, chunk by chunk, and aggregates each chunk while the next one
-    plays: the kernels release the GIL, so the tallies of one chunk overlap the simulation of the next instead of
-    holding both cores' work back. Two sets of chunk arrays alternate (the aggregator copies what it keeps)."""
+    """Plays a run's games on this machine's threads, chunk by chunk, each chunk into the arrays of the one before.
+
+    Each chunk is added to the tallies before the next one plays. Playing the next chunk on a second thread
+    meanwhile (the kernel releasing the GIL) was measured slower on the 2-core machine, not faster: the aggregating
+    thread then shares a core, and its caches, with one of the kernel's threads (README, issue 14)."""
 
     def __init__(self, spec, compiled, scenario: Scenario, threads: int, chunk_size: int):
         self.spec, self.compiled, self.scenario, self.threads, self.chunk_size = \
             spec, compiled, scenario, threads, chunk_size
-        self.buffers = [None, None]     # the two largest chunks' arrays, played into again in turn
+        self.buffers = None     # the largest chunk's arrays, played into again: the aggregator copies what it keeps
         self.quick = 1_000      # games a chunk takes CHUNK_SECONDS to play, measured as it goes (changes no number)
 
     def warm(self) -> None:
@@ -170,37 +172,22 @@ class LocalPlayer:
     def describe(self) -> dict:
         return {}
 
-    def _play(self, slot: int, game0: int, n: int) -> tuple[dict, float]:
-        """One chunk into buffer `slot`, on the worker thread: returns (its arrays, seconds it took)."""
-        set_threads(self.threads)       # Numba's thread count is per calling thread
-        t = time.perf_counter()
-        chunk = play_chunk(self.spec, self.compiled, self.scenario, game0, n, self.threads, out=self.buffers[slot])
-        dt = time.perf_counter() - t
-        if self.buffers[slot] is None or n > self.buffers[slot]["game"].shape[0]:
-            self.buffers[slot] = chunk
-        return chunk, dt
-
     def play(self, agg: Aggregator, start: int, stop: int):
-        """Play games start .. stop-1 into `agg`; yields (games, seconds of simulation) after each chunk is added,
-        so `agg` always holds whole chunks, in game order. The next chunk is already playing when one is added; on
-        an interrupt it finishes (half a second at most) and is not counted."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(1, thread_name_prefix="balance-kernel") as pool:
-            played, slot = start, 0
+        """Play games start .. stop-1 into `agg`; yields (games, seconds of simulation) after each chunk, which is
+        added whole or, on Ctrl-C, not at all."""
+        played = start
+        while played < stop:
             n = min(self.chunk_size, self.quick, stop - played)
-            pending = pool.submit(self._play, slot, played, n)
-            while pending is not None:
-                chunk, dt = pending.result()
-                self.quick = max(1_000, int(n / max(dt, 1e-6) * CHUNK_SECONDS))
-                played += n
-                done, pending = n, None
-                if played < stop:               # the next chunk plays into the other arrays meanwhile
-                    slot, n = 1 - slot, min(self.chunk_size, self.quick, stop - played)
-                    pending = pool.submit(self._play, slot, played, n)
-                with interrupts_deferred():
-                    agg.update(chunk)
-                yield done, dt
+            t = time.perf_counter()
+            chunk = play_chunk(self.spec, self.compiled, self.scenario, played, n, self.threads, out=self.buffers)
+            dt = time.perf_counter() - t
+            self.quick = max(1_000, int(n / max(dt, 1e-6) * CHUNK_SECONDS))
+            if self.buffers is None or n > self.buffers["game"].shape[0]:
+                self.buffers = chunk
+            with interrupts_deferred():
+                agg.update(chunk)
+            played += n
+            yield n, dt
 
 
 @contextmanager

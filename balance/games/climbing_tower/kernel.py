@@ -135,7 +135,7 @@ def draws_nb(s):
     return total
 
 
-@njit(cache=True, parallel=True, nogil=True)   # nogil: the runner aggregates the previous chunk meanwhile
+@njit(cache=True, parallel=True)
 def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_games, n_blocks, winner, win_mask,
                 victory, turns, rounds, slots, final, cards, skills, team, tower, boss_side, draws):
     """Play games game0 .. game0+n_games-1 into the per-game output arrays, in `n_blocks` parallel blocks (each game

@@ -320,7 +320,7 @@ def draws_nb(s, n_players):
     return total
 
 
-@njit(cache=True, parallel=True, nogil=True)   # nogil: the runner aggregates the previous chunk meanwhile
+@njit(cache=True, parallel=True)
 def simulate_nb(s0, f0, g, d, lineup_kinds, lineup_params, heroes, rotate, hero_rotate, seed, game0, n_games,
                 n_blocks, winner, win_mask, victory, turns, rounds, slots, roles, final, monsters, items, draws):
     """Play games game0 .. game0+n_games-1 into the per-game output arrays.

@@ -498,7 +498,7 @@ def draws_nb(s, n_players):
     return total
 
 
-@njit(cache=True, parallel=True, nogil=True)   # nogil: the runner aggregates the previous chunk meanwhile
+@njit(cache=True, parallel=True)
 def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_games, n_blocks,
                 winner, victory, turns, rounds, slots, final, counters, draws):
     """Play games game0 .. game0+n_games-1 into the per-game output arrays.

@@ -1,0 +1,50 @@
+"""The local runner adds each chunk to the tallies whole: a Ctrl-C while a chunk is added waits for it (issue 14)."""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+
+import balance
+from balance import runner
+
+
+def test_results_do_not_depend_on_the_chunk_size_or_the_threads():
+    a = balance.simulate(games=5000, progress=False, chunk_size=1000, threads=1)
+    b = balance.simulate(games=5000, progress=False, chunk_size=5000)
+    assert a.tallies.to_dict() == b.tallies.to_dict()
+
+
+def test_a_ctrl_c_while_a_chunk_is_added_lets_the_chunk_be_added_whole(monkeypatch):
+    """SIGINT in the middle of adding a chunk: the chunk is counted whole (no half-added tallies), then the run stops
+    as interrupted."""
+    from balance.stats.aggregate import Aggregator
+    real_update, calls = Aggregator.update, []
+
+    def update(self, chunk):
+        calls.append(int(chunk["game"][0]))
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGINT)         # arrives now, in the middle of the update
+            real_update(self, chunk)
+            calls.append("after")
+        else:
+            real_update(self, chunk)
+    monkeypatch.setattr(Aggregator, "update", update)
+    monkeypatch.setattr(runner, "CHUNK_SECONDS", 1e-9)
+    cut = balance.simulate(games=50_000, progress=False)
+    assert cut.meta["interrupted"] is True
+    assert calls[:3] == [0, 1000, "after"] and cut.tallies.games == 2000
+    whole = balance.simulate(games=2000, progress=False, chunk_size=2000)
+    assert cut.tallies.to_dict() == whole.tallies.to_dict()
+
+
+def test_interrupts_deferred_outside_the_main_thread_runs_the_block_as_it_is():
+    ran = []
+
+    def body():
+        with runner.interrupts_deferred():
+            ran.append(signal.getsignal(signal.SIGINT))
+    t = threading.Thread(target=body)
+    t.start()
+    t.join()
+    assert len(ran) == 1 and ran[0] is signal.getsignal(signal.SIGINT)
