@@ -6,7 +6,7 @@ each a whole process (import, kernel load from the Numba cache, every chunk aggr
 start-up cancels out. The kernel and the two runs alternate REPEATS times; the best of each is compared, as
 `balance bench` reports its best of 3. On a shared machine the ratio is what to read, with the load beside it.
 It also prints the kernel's share of the large run's loop (its median over the repeats, from the run's own timing):
-1.000 when every chunk's aggregation overlapped the next chunk's simulation.
+what is missing from 1.000 went to aggregating and bookkeeping between chunks.
 
     python benchmarks/bench_run.py [--seconds 3] [--repeats 3] [--game spooky_tower ...]
 """
@@ -48,18 +48,18 @@ def measure(game: str, seconds: float, repeats: int, extra: list[str]) -> dict:
     large = small + int(probe * seconds)
     run_wall(path, 1_000, extra)        # the Numba cache warm for the run processes
     best = {"kernel": 0.0, "small": float("inf"), "large": float("inf")}
-    hidden = []
+    shares = []
     for _ in range(repeats):
         best["kernel"] = max(best["kernel"], kernel_rate(scenario, min(large, 2_000_000)))
         best["small"] = min(best["small"], run_wall(path, small, extra)[0])
         wall, timing = run_wall(path, large, extra)
         best["large"] = min(best["large"], wall)
-        # the share of the large run's loop (its wall after the compile) that the kernel was playing: what is left
-        # is aggregation and bookkeeping that did not overlap a chunk
-        hidden.append(timing["simulate_s"] / (timing["wall_s"] - timing["compile_s"]))
+        # the share of the large run's loop (its wall after the compile) that the kernel was playing: the rest went
+        # to aggregation and bookkeeping between chunks
+        shares.append(timing["simulate_s"] / (timing["wall_s"] - timing["compile_s"]))
     marginal = (large - small) / (best["large"] - best["small"])
     return {"game": game, "kernel": best["kernel"], "marginal": marginal, "ratio": marginal / best["kernel"],
-            "small": small, "large": large, "kernel_share": sorted(hidden)[len(hidden) // 2]}
+            "small": small, "large": large, "kernel_share": sorted(shares)[len(shares) // 2]}
 
 
 def main() -> None:
