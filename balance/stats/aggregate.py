@@ -137,6 +137,27 @@ def _tally_group_nb(mask, counters, used_counter, totals, totals_won, used_pairs
 
 
 @njit(cache=True, nogil=True)
+def _watch_nb(turns, victory, margin):
+    """Indices of the longest game, of the shortest finished game and of the finished game with the widest points
+    margin (``margin`` empty: none), each the first among equals; -1 when no game qualifies."""
+    longest, shortest, lopsided = -1, -1, -1
+    with_margin = margin.shape[0] > 0
+    for g in range(turns.shape[0]):
+        tu = turns[g]
+        if longest < 0 or tu > turns[longest]:
+            longest = g
+        if victory[g] != 0:
+            if shortest < 0 or tu < turns[shortest]:
+                shortest = g
+            if with_margin and (lopsided < 0 or margin[g] > margin[lopsided]):
+                lopsided = g
+    return longest, shortest, lopsided
+
+
+_MASKS = np.array([0] + [1 << p for p in range(7)], np.int8)     # win mask of winner -1 (none), 0 .. 6
+
+
+@njit(cache=True, nogil=True)
 def _tally_final_nb(mask, final, roles, has_roles, seat_sum, seat_sq, role_games, role_wins, role_sum, role_sq,
                     seat_role_games):
     """Add one chunk's per-seat final counters (sums and sums of squares, by seat and by role) and the roles' games
@@ -451,8 +472,12 @@ class Aggregator:
         turns, rounds = np.asarray(chunk["turns"]), np.asarray(chunk["rounds"])
         slots = np.asarray(chunk["seat_strategy"])
         # int8 like the games' own win masks (at most 7 seats fit), so the tallies compile for one mask type
-        mask = np.asarray(chunk["win_mask"]) if "win_mask" in chunk else \
-            np.where(winner >= 0, np.left_shift(1, np.maximum(winner, 0).astype(np.int64)), 0).astype(
+        if "win_mask" in chunk:
+            mask = np.asarray(chunk["win_mask"])
+        elif len(t.lineup) <= 7 and winner.size and winner.min() >= -1 and winner.max() < len(t.lineup):
+            mask = _MASKS[winner.astype(np.intp) + 1]       # one gather instead of four passes
+        else:                       # more seats (int64 masks), or a winner out of range for _check to report
+            mask = np.where(winner >= 0, np.left_shift(1, np.maximum(winner, 0).astype(np.int64)), 0).astype(
                 np.int8 if len(t.lineup) <= 7 else np.int64)
         self._check(chunk, game, winner, mask, victory, turns, rounds, slots)
 
@@ -508,18 +533,19 @@ class Aggregator:
         t = self.tallies
         if t.watch is None:
             t.watch = {}
-        finished = victory != 0
-        picks = [("longest", turns.astype(np.int64), np.ones_like(finished))]
-        picks.append(("shortest", -turns.astype(np.int64), finished))
+        margin = np.zeros(0, np.int64)
         if t.points_counter and "final" in chunk and len(t.lineup) > 1:
             pts = np.asarray(chunk["final"])[:, :, t.player_counter_names.index(t.points_counter)]
             top2 = -np.sort(-pts, axis=1)[:, :2]
-            picks.append(("lopsided", (top2[:, 0] - top2[:, 1]).astype(np.int64), finished))
-        for name, score, ok in picks:
-            if not ok.any():
+            margin = (top2[:, 0] - top2[:, 1]).astype(np.int64)
+        longest, shortest, lopsided = _watch_nb(turns, victory, margin)
+        picks = [("longest", longest, turns), ("shortest", shortest, turns)]
+        if margin.size:
+            picks.append(("lopsided", lopsided, margin))
+        for name, i, score in picks:
+            if i < 0:
                 continue
-            i = int(np.argmax(np.where(ok, score, np.iinfo(np.int64).min)))
-            value = int(score[i]) if name != "shortest" else -int(score[i])
+            value = int(score[i])
             kept = t.watch.get(name)
             better = kept is None or (value < kept[0] if name == "shortest" else value > kept[0])
             if better:
