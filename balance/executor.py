@@ -17,7 +17,7 @@ import os
 import time
 from collections import deque
 
-from .runner import ExecutorError, RunOptions, play_chunk, set_threads
+from .runner import ExecutorError, RunOptions, interrupts_deferred, play_chunk, set_threads
 from .scenario import Scenario
 from .stats.aggregate import Aggregator
 
@@ -145,9 +145,11 @@ class DaskPlayer:
                     pending.append((game0, n, self._submit(game0, n)))
                 game0, n, future = pending.popleft()
                 tallies, kept, _ = self._result(future, game0, n)
-                agg.add(tallies, game0, game0 + n - 1, kept)
+                with interrupts_deferred() as interrupt:
+                    agg.add(tallies, game0, game0 + n - 1, kept)
                 now = time.perf_counter()
                 yield n, now - t
+                interrupt.deliver()
                 t = now
         finally:
             if pending:

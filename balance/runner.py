@@ -184,30 +184,52 @@ class LocalPlayer:
             self.quick = max(1_000, int(n / max(dt, 1e-6) * CHUNK_SECONDS))
             if self.buffers is None or n > self.buffers["game"].shape[0]:
                 self.buffers = chunk
-            with interrupts_deferred():
+            with interrupts_deferred() as interrupt:
                 agg.update(chunk)
             played += n
-            yield n, dt
+            yield n, dt                 # the runner counts the chunk (time, checkpoint) before a Ctrl-C acts
+            interrupt.deliver()
+
+
+class DeferredInterrupt:
+    """A Ctrl-C caught while a chunk was being added (:func:`interrupts_deferred`), delivered afterwards."""
+
+    def __init__(self, previous=None):
+        self.previous = previous        # the SIGINT handler before the deferral
+        self.caught = None              # (signum, frame) of the first Ctrl-C caught
+
+    def catch(self, *args) -> None:
+        if self.caught is None:
+            self.caught = args
+
+    def deliver(self) -> None:
+        """Act on a caught Ctrl-C as the handler before would have: Python's raises KeyboardInterrupt, the system's
+        default ends the process, an ignored one is ignored."""
+        import signal
+        if self.caught is None:
+            return
+        args, self.caught = self.caught, None
+        if callable(self.previous):
+            self.previous(*args)
+        elif self.previous == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)
 
 
 @contextmanager
 def interrupts_deferred():
-    """Ctrl-C inside the block is raised when the block ends, so that a chunk is added to the tallies whole or not
-    at all. Only the main thread receives signals; elsewhere the block runs as it is."""
+    """Hold back Ctrl-C inside the block, so that a chunk is added to the tallies whole or not at all; the caller
+    delivers it (``.deliver()``) once the chunk is accounted for. Only the main thread receives signals, and a handler
+    installed outside Python cannot be put back: there the block runs as it is."""
     import signal
-    if threading.current_thread() is not threading.main_thread():
-        yield
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+        yield DeferredInterrupt()
         return
-    caught = []
-    previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
+    deferred = DeferredInterrupt()
+    deferred.previous = signal.signal(signal.SIGINT, deferred.catch)
     try:
-        yield
+        yield deferred
     finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught and callable(previous):
-            previous(*caught[0])                # Python's own handler raises KeyboardInterrupt
-        elif caught and previous != signal.SIG_IGN:
-            raise KeyboardInterrupt
+        signal.signal(signal.SIGINT, deferred.previous)
 
 
 def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:

@@ -285,3 +285,15 @@ def test_group_tally_is_exact_past_its_int32_flushes_at_the_int16_extremes(seats
     for got, want in zip(out, expect):
         assert np.array_equal(got, want)
     assert expect[0][0, 0] > 2 ** 31 and expect[0][0, 2] < -2 ** 31     # the test reaches past int32
+
+
+def test_counter_groups_must_be_int16():
+    """The group tally sums int16 rows in int32: wider counters are refused, not summed wrongly."""
+    from balance.stats.aggregate import Aggregator
+    from balance.scenario import load_scenario
+    sc = load_scenario(None, games=1000)
+    spec = sc.spec()
+    chunk = spec.run_chunk(spec.compile_scenario(sc), seed=1, rotate=False, game0=0, n_games=50, n_blocks=1)
+    chunk["counters"] = chunk["counters"].astype(np.int32)
+    with pytest.raises(ValueError, match="counters: counters are int16, not int32"):
+        Aggregator(spec, [s.strategy for s in sc.seats], sc.turn_cap, scenario=sc).update(chunk)

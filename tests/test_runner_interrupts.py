@@ -38,6 +38,57 @@ def test_a_ctrl_c_while_a_chunk_is_added_lets_the_chunk_be_added_whole(monkeypat
     assert cut.tallies.to_dict() == whole.tallies.to_dict()
 
 
+def test_a_deferred_ctrl_c_acts_after_the_chunk_is_checkpointed(monkeypatch, tmp_path):
+    """The chunk whose update held the Ctrl-C back is in the checkpoint, so --resume goes on from it."""
+    import json
+
+    from balance.runner import RunOptions, run
+    from balance.scenario import load_scenario
+    from balance.stats.aggregate import Aggregator
+    real_update, calls = Aggregator.update, []
+
+    def update(self, chunk):
+        calls.append(1)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+        real_update(self, chunk)
+    monkeypatch.setattr(Aggregator, "update", update)
+    monkeypatch.setattr(runner, "CHUNK_SECONDS", 1e-9)
+    ck = tmp_path / "run.ckpt"
+    cut = run(load_scenario(None, games=50_000), RunOptions(progress=False, checkpoint=str(ck)))
+    assert cut.meta["interrupted"] is True and cut.tallies.games == 2000
+    assert json.loads(ck.read_text())["tallies"]["games"] == 2000
+
+
+def test_a_ctrl_c_is_delivered_as_the_handler_before_would_act():
+    calls = []
+    deferred = runner.DeferredInterrupt(previous=lambda *args: calls.append(args))
+    deferred.deliver()
+    assert calls == []                                  # nothing caught, nothing delivered
+    deferred.catch(signal.SIGINT, None)
+    deferred.catch(signal.SIGINT, "second")             # the first one counts
+    deferred.deliver()
+    deferred.deliver()
+    assert calls == [(signal.SIGINT, None)]
+    ignored = runner.DeferredInterrupt(previous=signal.SIG_IGN)
+    ignored.catch(signal.SIGINT, None)
+    ignored.deliver()                                   # an ignored Ctrl-C stays ignored
+
+
+def test_the_default_action_of_a_deferred_ctrl_c_ends_the_process():
+    import subprocess
+    import sys
+    code = ("import signal; from balance import runner\n"
+            "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
+            "with runner.interrupts_deferred() as d:\n"
+            "    signal.raise_signal(signal.SIGINT)\n"
+            "    print('held back', flush=True)\n"
+            "d.deliver()\n"
+            "print('not reached', flush=True)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == -signal.SIGINT and done.stdout == "held back\n"
+
+
 def test_interrupts_deferred_outside_the_main_thread_runs_the_block_as_it_is():
     ran = []
 

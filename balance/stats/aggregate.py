@@ -99,9 +99,9 @@ def _tally_group_nb(mask, counters, used_counter, totals, totals_won, used_pairs
     won_pairs = 0
     n = 0
     for g in range(G):
-        m = np.int32(mask[g])
+        m = np.int64(mask[g])
         for p in range(P):
-            keep = -((m >> p) & 1)          # all bits set when the seat won, else none
+            keep = -np.int32((m >> p) & 1)  # all bits set when the seat won, else none
             won_pairs -= keep
             base = (g * P + p) * IC
             for j in range(IC):
@@ -559,6 +559,8 @@ class Aggregator:
         for grp in t.groups:
             counters = np.asarray(chunk[grp.chunk_key])
             seats = 1 if t.cooperative and counters.ndim == 4 and counters.shape[1] == 1 else P
+            if counters.dtype != np.int16:      # the group tally sums int16 rows in int32 (_tally_group_nb)
+                raise ValueError(f"{grp.chunk_key}: counters are int16, not {counters.dtype} ({grp.name})")
             if counters.shape != (G, seats, len(grp.labels), len(grp.counter_names)) or (
                     self._last_game >= 0 and grp.per_team != (seats == 1 and P > 1)):
                 raise ValueError(f"chunk shapes {slots.shape}, {counters.shape} do not match P={P}, "
