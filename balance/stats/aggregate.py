@@ -471,14 +471,14 @@ class Aggregator:
         winner, victory = np.asarray(chunk["winner"]), np.asarray(chunk["victory"])
         turns, rounds = np.asarray(chunk["turns"]), np.asarray(chunk["rounds"])
         slots = np.asarray(chunk["seat_strategy"])
-        # int8 like the games' own win masks (at most 7 seats fit), so the tallies compile for one mask type
+        # int8 like the games' own win masks (at most 7 seats fit), so the tallies compile for one mask type; a
+        # winner out of range gets some mask here, and _check reports the winner before it looks at any mask
         if "win_mask" in chunk:
             mask = np.asarray(chunk["win_mask"])
-        elif len(t.lineup) <= 7 and winner.size and winner.min() >= -1 and winner.max() < len(t.lineup):
-            mask = _MASKS[winner.astype(np.intp) + 1]       # one gather instead of four passes
-        else:                       # more seats (int64 masks), or a winner out of range for _check to report
-            mask = np.where(winner >= 0, np.left_shift(1, np.maximum(winner, 0).astype(np.int64)), 0).astype(
-                np.int8 if len(t.lineup) <= 7 else np.int64)
+        elif len(t.lineup) <= 7:
+            mask = _MASKS[np.clip(winner, -1, 6).astype(np.intp) + 1]       # one gather instead of four passes
+        else:
+            mask = np.where(winner >= 0, np.left_shift(1, np.maximum(winner, 0).astype(np.int64)), 0)
         self._check(chunk, game, winner, mask, victory, turns, rounds, slots)
 
         n_len = int(max(turns.max(), rounds.max())) + 1
