@@ -11,8 +11,6 @@ from ._cache import configure as _configure_cache
 _configure_cache()  # before anything imports numba
 
 from . import games  # noqa: E402
-from .api import simulate  # noqa: E402
-from .results import Results  # noqa: E402
 from .scenario import Scenario, ScenarioError, load_scenario  # noqa: E402
 
 __version__ = "0.1.0"
@@ -21,9 +19,16 @@ __all__ = ["simulate", "compare", "sweep", "cards", "tournament", "check", "load
 
 
 def __getattr__(name: str):
-    """``balance.compare``, ``balance.sweep`` and ``balance.cards`` (:mod:`balance.studies`), ``balance.tournament``
-    (:mod:`balance.tournaments`) and ``balance.check`` (:mod:`balance.checks`), imported when first used so that
-    ``import balance`` stays quick."""
+    """``balance.simulate`` and ``balance.Results``, ``balance.compare``, ``balance.sweep`` and ``balance.cards``
+    (:mod:`balance.studies`), ``balance.tournament`` (:mod:`balance.tournaments`) and ``balance.check``
+    (:mod:`balance.checks`), imported when first used: ``import balance`` stays quick, and compiling a kernel
+    (:mod:`balance.warm`) needs neither pandas nor matplotlib."""
+    if name == "simulate":
+        from .api import simulate
+        return simulate
+    if name == "Results":
+        from .results import Results
+        return Results
     if name in ("compare", "sweep", "cards"):
         from . import studies
         return getattr(studies, name)

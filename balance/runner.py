@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numba
 
+from .notice import compile_notice, show_progress  # noqa: F401 - the CLI imports them from here
 from .results import Results, package_version
 from .scenario import Scenario
 from .stats.aggregate import Aggregator
@@ -83,45 +84,6 @@ def load_checkpoint(path: str, scenario: Scenario, options: RunOptions) -> dict:
             raise CheckpointError(f"--resume {path}: the checkpoint is of another run ({key} {data.get(key)!r}, "
                                   f"this run {value!r}; allowed: the same scenario, games and --target-ci)")
     return data
-
-
-def show_progress(requested: bool | None) -> bool:
-    if requested is not None:
-        return requested
-    return sys.stderr.isatty() and not os.environ.get("CI")
-
-
-@contextmanager
-def compile_notice(title: str, enabled: bool, stream=None, after: float = 1.0):
-    """While the block runs (a kernel compiling, or loading from the Numba cache), say so on the terminal once it has
-    taken `after` seconds, with the elapsed time, so that a first run's compile does not look like a hang. Loading a
-    cached kernel takes well under `after`, and then nothing is shown."""
-    if not enabled:
-        yield
-        return
-    stream = sys.stderr if stream is None else stream
-    done = threading.Event()
-    t0 = time.perf_counter()
-
-    def tick():
-        if done.wait(after):
-            return
-        while True:
-            stream.write(f"\rcompiling {title} rules, first run only ... {time.perf_counter() - t0:.0f} s")
-            stream.flush()
-            if done.wait(1.0):
-                break
-        stream.write(f"\rcompiled {title} rules in {time.perf_counter() - t0:.1f} s; later runs load them from "
-                     "the cache\n")
-        stream.flush()
-
-    ticker = threading.Thread(target=tick, daemon=True)
-    ticker.start()
-    try:
-        yield
-    finally:
-        done.set()
-        ticker.join()
 
 
 def set_threads(threads: int | None) -> int:
