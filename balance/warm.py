@@ -9,6 +9,7 @@ that follows loads it. Loading an already compiled kernel takes well under a sec
 from __future__ import annotations
 
 import sys
+import time
 
 import numba
 
@@ -19,7 +20,6 @@ from .scenario import ScenarioError, load_scenario
 def warm(source=None) -> float:
     """Compile or load the kernel of scenario `source` (a TOML path, or None for the embedded default); returns the
     seconds it took."""
-    import time
     scenario = load_scenario(source)
     spec = scenario.spec()
     compiled = spec.compile_scenario(scenario)

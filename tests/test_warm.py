@@ -1,0 +1,35 @@
+"""``python -m balance.warm``: what ``make run`` compiles in the background while pip installs the rest."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+HEAVY = ("pandas", "matplotlib", "pyarrow", "jinja2")
+
+
+def test_compiling_a_kernel_imports_neither_pandas_nor_matplotlib():
+    """make run starts the compile before pip has installed these: importing the package, loading a scenario and
+    building its kernel's arrays must not need them."""
+    code = ("import sys, balance, balance.warm\n"
+            "sc = balance.load_scenario(None); spec = sc.spec(); spec.compile_scenario(sc)\n"
+            f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == ""
+
+
+def test_warm_refuses_a_missing_scenario_in_one_line(tmp_path):
+    missing = tmp_path / "nosuch.toml"
+    res = subprocess.run([sys.executable, "-m", "balance.warm", str(missing)], capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "nosuch.toml" in lines[0], res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_simulate_and_results_still_come_from_the_package():
+    import balance
+    from balance.api import simulate
+    from balance.results import Results
+    assert balance.simulate is simulate and balance.Results is Results
