@@ -79,3 +79,23 @@ def test_haunted_tower_findings_name_heroes_and_the_lopsided_game():
     assert "role_gap" in kinds and any("The heroes are far from even" in t for t in r.findings["text"])
     assert any(line.startswith("the most lopsided win: by ") and "scenarios/haunted_tower.toml --seed 1" in line
                for line in r.watch_lines())
+
+
+def test_things_the_rules_never_let_be_used_are_not_called_never_used():
+    """Climbing Tower's Level 1 cards start in the deck and are never for sale: "the team never bought purple_1" would
+    be a false alarm in every run. Without the group's cannot_use, the same tallies do raise it."""
+    from balance.stats.aggregate import GroupTallies
+    from balance.stats.findings import findings
+    r = balance.simulate("scenarios/climbing_tower.toml", games=2000, progress=False)
+    level1 = {c.name for c in load_scenario("scenarios/climbing_tower.toml").components.level(1)}
+    card = next(g for g in r.tallies.groups if g.name == "card")
+    assert set(card.cannot_use) == level1 and len(level1) == 6
+    texts = [f.text for f in findings(r, limit=100) if f.kind == "never_used"]
+    assert not any(name in t for t in texts for name in level1), texts
+    saved = card.to_dict()
+    assert GroupTallies.from_dict(saved).to_dict() == saved and saved["cannot_use"] == sorted(level1, key=[
+        c.name for c in load_scenario("scenarios/climbing_tower.toml").components.cards].index)
+    assert "cannot_use" not in next(g for g in r.tallies.groups if g.name == "skill").to_dict()
+    card.cannot_use = ()
+    texts = [f.text for f in findings(r, limit=100) if f.kind == "never_used"]
+    assert any("never bought purple_1" in t for t in texts), texts

@@ -50,6 +50,9 @@ class CounterGroup:
     labels: Callable[[Any], tuple] = field(repr=False)   # Scenario -> labels
     ratio_base: int | None = None           # counters after it are also shown per unit of it (default: used_counter)
     used_phrase: str = ""                   # "used" in words, "{}" for the thing: "flipped value {}", "killed a {}"
+    cannot_use: Callable[[Any], tuple] | None = field(default=None, repr=False)
+    """Scenario -> labels of the things its rules never let be used (Climbing Tower: the starting deck's Level 1
+    cards are never for sale, so never bought). The findings do not call them "never used"; None: every thing can be."""
 
 
 @dataclass(frozen=True)

@@ -197,23 +197,25 @@ class GroupTallies:
     unused_wins: np.ndarray         # [I]
     used_phrase: str = ""           # "used" in words for findings ("flipped value {}")
     per_team: bool = False          # the chunk array has one seat: counters of the team, "used" per game
+    cannot_use: tuple = ()          # labels the rules never let be used (CounterGroup.cannot_use)
 
     @classmethod
     def empty(cls, name, labels, counter_names, used_counter, chunk_key, ratio_base=None,
-              used_phrase: str = "") -> GroupTallies:
+              used_phrase: str = "", cannot_use=()) -> GroupTallies:
         I, C = len(labels), len(counter_names)
         if not 0 <= used_counter < C:
             raise ValueError(f"used_counter={used_counter} outside the {C} counters {tuple(counter_names)}")
         z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
         return cls(str(name), tuple(labels), tuple(counter_names), int(used_counter),
                    int(used_counter if ratio_base is None else ratio_base), str(chunk_key),
-                   z(I, C), z(I, C), z(I), z(I), z(I), z(I), str(used_phrase))
+                   z(I, C), z(I, C), z(I), z(I), z(I), z(I), str(used_phrase), cannot_use=tuple(cannot_use))
 
     def to_dict(self) -> dict:
         return {f.name: (getattr(self, f.name).tolist() if f.name in _GROUP_ARRAYS else
                          list(getattr(self, f.name)) if isinstance(getattr(self, f.name), tuple)
                          else getattr(self, f.name)) for f in fields(self)
-                if not (f.name == "per_team" and not self.per_team)}    # saved files of per-seat groups unchanged
+                if not (f.name == "per_team" and not self.per_team)     # saved files of per-seat groups unchanged
+                and not (f.name == "cannot_use" and not self.cannot_use)}   # ... and of groups without it
 
     @classmethod
     def from_dict(cls, d: dict) -> GroupTallies:
@@ -280,7 +282,8 @@ class Tallies:
         K = len(spec.player_counter_names)
         z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
         groups = [GroupTallies.empty(g.name, g.labels(scenario), g.counter_names, g.used_counter, g.chunk_key,
-                                     getattr(g, "ratio_base", None), getattr(g, "used_phrase", ""))
+                                     getattr(g, "ratio_base", None), getattr(g, "used_phrase", ""),
+                                     g.cannot_use(scenario) if getattr(g, "cannot_use", None) else ())
                   for g in _counter_groups(spec, scenario, used_counter)]
         role_name = getattr(spec, "role_name", None)
         roles = tuple(spec.role_labels(scenario)) if role_name else ()

@@ -188,7 +188,7 @@ def _lifts(r, g) -> list[Finding]:
                      f"{_pp(abs(lo) if d > 0 else abs(hi))} to {_pp(abs(hi) if d > 0 else abs(lo))} points). This is "
                      f"an association, not a cause: {who[2]} may simply reach it more often.")
             out.append(Finding("lift", text, d, lo, hi, 0.2 + abs(d)))
-    never = [str(x) for x, n in zip(df[g.name], g.used_pairs) if n == 0]
+    never = [str(x) for x, n in zip(df[g.name], g.used_pairs) if n == 0 and x not in g.cannot_use]
     if never and len(never) < len(df):
         text = (f"In {r.tallies.games:,} games {'the team never' if g.per_team else 'no seat'} "
                 f"{_did(g, ', '.join(never))}: check that it is in play and can be used that way at all.")

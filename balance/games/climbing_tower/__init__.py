@@ -110,7 +110,8 @@ def draw_map(scenario, level=None) -> str:
 def groups(scenario) -> tuple[CounterGroup, ...]:
     cards = lambda sc: tuple(c.name for c in sc.components.cards)  # noqa: E731
     return (CounterGroup("card", L.CARD_COUNTER_NAMES, L.CC_BOUGHT, "cards", labels=cards, ratio_base=L.CC_DEALT,
-                         used_phrase="bought {}"),
+                         used_phrase="bought {}",
+                         cannot_use=lambda sc: tuple(c.name for c in sc.components.level(1))),  # never for sale
             CounterGroup("card removed", L.CARD_COUNTER_NAMES, L.CC_REMOVED, "cards", labels=cards,
                          ratio_base=L.CC_DEALT, used_phrase="removed {}"),
             CounterGroup("skill", L.SKILL_COUNTER_NAMES, L.SK_GAINED, "skills", labels=lambda sc: E.SKILL_KINDS,
