@@ -9,33 +9,47 @@
   ``tests/test_kernel_build.py`` names any rule function compiled otherwise. Functions that allocate (the parallel
   driver, trace buffers, the speed floor) use plain ``njit``.
 
-``rules_jit`` is for rule functions; ``rules_jit_inline`` for small ones that Numba should inline into their callers
-at its own IR level (each call site is typed again, which costs compile time); ``rules_jit_flat`` for rule functions
-typed once, on their own, that LLVM must inline into every caller (the ``alwaysinline`` attribute). A kernel written
-in ``rules_jit_flat`` becomes one flat function per entry point: Numba's calling convention (a status word, results
-through pointers) leaves the turn loop and LLVM optimises across what were calls. Inlined at every level, each caller
-would optimise all it inlined again, so a flat function that Numba finishes *while compiling another* (a callee,
-typed as its caller is) gets only LLVM's cheap module passes, the inlining; the entry point runs the full
-optimisation once, over the whole flat kernel. A flat function called straight from Python after that (tests do)
-runs the lightly optimised code; runs go through the entry point.
+**A kernel is optimised once, at its entry point** (``_install_once``). Numba compiles every jitted function into
+an LLVM module of its own and, when it is done, links in the modules of the functions it calls, optimises the whole
+and emits machine code for it. A kernel is a deep call tree, so each level optimised and emitted everything below it
+again: The Haunted Tower's six levels from a turn up to the parallel driver each re-optimised the whole game. Here:
 
-Measured on Climbing Tower, cold compile and games per CPU-second on one thread (2-core machine, one session):
-plain calls 21 s and about 156,000; flat with full passes at every level 29.6 s and 196,600; flat as above 22.1 s and
-189,000 to 200,000. Spooky Tower flat compiled in 25 s instead of 34 s but ran 6.5% slower, and The Haunted Tower
-flat compiled 17 s longer for no speed, so both keep ``rules_jit`` and ``rules_jit_inline``.
+* a rule function that Numba compiles *while compiling another function* (a callee) keeps its own code only: its
+  callees' modules are not linked in (Numba's own helpers still are), it gets LLVM's cheapest pipeline, and its
+  machine code calls its callees' machine code. It is not written to the cache, since that code calls code of this
+  process; the entry point is, whole.
+* every other function (an entry point: a parallel driver, a trace driver, a rule function called from Python)
+  links in every module of the tree below it, each once, makes the linked functions private to its module, and
+  optimises and emits the whole once. Private is what makes this work: with Numba's shared (``linkonce_odr``)
+  copies, a call the optimiser did not inline was bound by the JIT linker to whichever copy it had loaded first,
+  the callee's own unoptimised one (measured 7 times slower).
+
+Measured on the 2-core machine in alternating rounds (README, *Compile time*), each kernel compiled into an empty
+cache as a first ``balance run`` compiles it: Spooky Tower 30 to 33 s before, 10 to 13 s after; Climbing Tower 16 to
+20 s, 14.5 to 16 s; The Haunted Tower 50 to 51 s, 28 to 30 s; games per second the same or higher, and every game
+plays the same (the outputs' hashes are equal).
+
+``rules_jit`` is for rule functions. ``rules_jit_inline`` is the same now: it asked Numba to inline a small function
+into its callers at its own IR level (typing each call site again, 12 s of Spooky Tower's compile); LLVM, which now
+sees the whole kernel at once, inlines small private functions itself, and the kernels run as fast. The name stays
+as a note that a function is meant to disappear into its callers. ``rules_jit_flat`` functions must be inlined into
+every caller (LLVM's ``alwaysinline``): Climbing Tower's kernel is one flat function per entry point, with no Numba
+calling convention (a status word, results through pointers) left in the turn loop (1.26x faster).
 
 ``rules_jit`` and ``rules_jit_flat`` functions compile once per argument types: a caller passing a constant does not
 get a specialisation of its own (``_one_specialisation``; The Haunted Tower's cold compile fell from 71 s to 55 s).
 
-These hooks use private Numba (``CPUCodeLibrary``, a dispatcher's ``get_call_template``); should they move, flat
-functions are ordinary calls, constants get their own specialisations again, and the games play the same.
+These hooks use private Numba (``CPUCodeLibrary``, its ``Cache``, a dispatcher's ``get_call_template``); should
+they move, every function is compiled as Numba compiles it, constants get their own specialisations again, and the
+games play the same, only the compile is slower.
 """
 from __future__ import annotations
 
 from numba import njit
 from numba.core.cpu import CPUTargetOptions
 
-try:                                            # private Numba; should it move, flat functions are plain calls
+try:                                            # private Numba; should it move, Numba compiles as it always does
+    from numba.core import caching as _caching
     from numba.core import codegen as _codegen
     from numba.core import event as _event
     from numba.core.itanium_mangler import mangle_identifier as _mangle
@@ -65,16 +79,11 @@ def _one_specialisation(dispatcher):
     return dispatcher
 
 
-def rules_jit(fn):
-    """A rule function (module docstring)."""
-    return _one_specialisation(njit(**RULES_OPTIONS)(fn))
-
-
-rules_jit_inline = njit(inline="always", **RULES_OPTIONS)
-
+_RULES: set[str] = set()
+"""Mangled-name prefixes (``_ZN`` and the qualified name) of every rule function (``rules_jit``, flat or not)."""
 
 _FLAT: set[str] = set()
-"""Mangled-name prefixes (``_ZN`` and the qualified name) of the ``rules_jit_flat`` functions."""
+"""... of the ``rules_jit_flat`` functions."""
 
 
 def _flat_prefix(fn) -> str:
@@ -127,41 +136,97 @@ class _CompileStack(_event.Listener if _codegen is not None else object):
             _COMPILING.pop()
 
 
-def _nested_flat() -> bool:
-    """Is a ``rules_jit_flat`` function being finished as a callee, inside the compile of another function?"""
+def _compiling_a_callee() -> bool:
+    """Is a rule function being finished as a callee, inside the compile of another function?"""
     if len(_COMPILING) < 2:
         return False
     inner = getattr(_COMPILING[-1], "py_func", None)
-    return inner is not None and _flat_prefix(inner) in _FLAT
+    return inner is not None and _flat_prefix(inner) in _RULES
 
 
-def _install_nested_cheap() -> bool:
-    """Callees finished inside one of our compiles get LLVM's cheap module passes only (module docstring)."""
+def _tree(libraries) -> list:
+    """The libraries to link into an entry point: those it calls and, through every callee that kept its own code
+    only, theirs, each once."""
+    out, seen = [], set()
+
+    def visit(library):
+        if id(library) not in seen:
+            seen.add(id(library))
+            out.append(library)
+            for callee in getattr(library, "_balance_callees", ()):
+                visit(callee)
+    for library in libraries:
+        visit(library)
+    return out
+
+
+def _install_once() -> bool:
+    """Optimise a kernel once, at its entry point (module docstring). Installed once per process."""
     library = getattr(_codegen, "CPUCodeLibrary", None)
-    original = getattr(library, "_optimize_final_module", None)
-    if original is None or getattr(original, "_balance_flat", False):
-        return original is not None
+    finalize = getattr(library, "finalize", None)
+    optimize = getattr(library, "_optimize_final_module", None)
+    cache = getattr(_caching, "Cache", None)
+    save = getattr(cache, "save_overload", None)
+    if finalize is None or optimize is None or save is None or not hasattr(library, "_get_module_for_linking"):
+        return False
+    if getattr(finalize, "_balance_once", False):
+        return True
 
-    def _optimize_final_module(self):
-        if not _nested_flat():
-            return original(self)
-        codegen = self._codegen
-        mpm, mpb = codegen._module_pass_manager(loop_vectorize=codegen._loopvect, slp_vectorize=False,
-                                                opt=codegen._opt_level, cost="cheap")
-        mpm.run(self._final_module, mpb)
+    def finalize_once(self):
+        callees = list(self._linking_libraries)
+        self._balance_own = {fn.name for fn in self._final_module.functions if not fn.is_declaration}
+        if _compiling_a_callee():
+            self._balance_callees = callees
+            self._linking_libraries = [lib for lib in callees if not hasattr(lib, "_balance_callees")]
+        else:
+            self._linking_libraries = _tree(callees)
+        try:
+            finalize(self)
+        finally:
+            self._linking_libraries = callees
 
-    _optimize_final_module._balance_flat = True
-    library._optimize_final_module = _optimize_final_module
+    def optimize_once(self):
+        if hasattr(self, "_balance_callees"):   # a callee: LLVM's cheapest pipeline over its own code
+            codegen = self._codegen
+            mpm, mpb = codegen._module_pass_manager(loop_vectorize=codegen._loopvect, slp_vectorize=False,
+                                                    opt=codegen._opt_level, cost="cheap")
+            mpm.run(self._final_module, mpb)
+            return
+        own = getattr(self, "_balance_own", ())
+        for fn in self._final_module.functions:  # an entry point: every linked function its own, private copy
+            if not fn.is_declaration and fn.name not in own:
+                fn.linkage = "internal"
+        optimize(self)
+
+    def save_once(self, sig, data):
+        if hasattr(getattr(data, "library", None), "_balance_callees"):
+            return                              # its machine code calls other code of this process
+        return save(self, sig, data)
+
+    finalize_once._balance_once = True
+    library.finalize = finalize_once
+    library._optimize_final_module = optimize_once
+    cache.save_overload = save_once
     _event.register("numba:compile", _CompileStack())
     return True
 
 
 _FLAT_READY = _codegen is not None and _install_always_inline()
-if _FLAT_READY:
-    try:
-        _install_nested_cheap()
-    except Exception:                           # pragma: no cover - a Numba without these hooks: full passes
-        pass
+try:
+    _ONCE_READY = _codegen is not None and _install_once()
+except Exception:                               # pragma: no cover - a Numba without these hooks compiles as usual
+    _ONCE_READY = False
+
+
+def rules_jit(fn):
+    """A rule function (module docstring)."""
+    if _codegen is not None:
+        _RULES.add(_flat_prefix(fn))
+    return _one_specialisation(njit(**RULES_OPTIONS)(fn))
+
+
+rules_jit_inline = rules_jit
+"""A small rule function meant to disappear into its callers: LLVM inlines it (module docstring)."""
 
 
 def rules_jit_flat(fn=None, *, cache: bool = True):
@@ -169,6 +234,8 @@ def rules_jit_flat(fn=None, *, cache: bool = True):
     ``cache=False`` is for tests that must watch a compile happen."""
     if fn is None:
         return lambda f: rules_jit_flat(f, cache=cache)
-    if _FLAT_READY:
-        _FLAT.add(_flat_prefix(fn))
+    if _codegen is not None:
+        _RULES.add(_flat_prefix(fn))
+        if _FLAT_READY:
+            _FLAT.add(_flat_prefix(fn))
     return _one_specialisation(njit(**{**RULES_OPTIONS, "cache": cache})(fn))

@@ -153,3 +153,77 @@ def test_rule_functions_compile_once_per_argument_types_not_per_constant():
     _plain_callee.get_call_template((array, types.IntegerLiteral(3)), {})
     _plain_callee.get_call_template((array, types.IntegerLiteral(4)), {})
     assert _plain_callee.signatures == [(array, types.int64)]
+
+
+# --- one optimisation per entry point (balance/_jit.py, _install_once) ------------------------------------------
+
+ONCE_MODULE = '''
+import numba
+from balance import _jit
+
+@_jit.rules_jit
+def leaf(s, i):
+    total = 0
+    for k in range(s.shape[0]):
+        v = s[k] * (i + 1)
+        if v % 3 == 0:
+            total += v // 3
+        elif v % 5 == 1:
+            total -= v * 7
+        else:
+            total += s[(k + i) % s.shape[0]] - s[(k * 3 + 1) % s.shape[0]]
+    return total
+
+@_jit.rules_jit
+def middle(s):
+    return leaf(s, 0) + 2 * leaf(s, 1) + 3 * leaf(s, 2)
+
+@numba.njit(cache=True)
+def entry(s):
+    return middle(s) - leaf(s, 5)
+'''
+
+ONCE_SCRIPT = '''
+import sys, numpy as np, once_mod
+from balance import _jit
+s = np.arange(40, dtype=np.int64)
+got = once_mod.entry(s)
+leaf = lambda i: once_mod.leaf.py_func(s, i)
+assert got == leaf(0) + 2 * leaf(1) + 3 * leaf(2) - leaf(5), got
+if sys.argv[1] == "compile":
+    lib = once_mod.entry.overloads[once_mod.entry.signatures[0]].library
+    mine = lib._final_module
+    prefixes = [_jit._flat_prefix(f.py_func) for f in (once_mod.leaf, once_mod.middle)]
+    linked = [fn for fn in mine.functions if not fn.is_declaration and any(fn.name.startswith(p) for p in prefixes)]
+    assert all(str(fn.linkage) == "Linkage.internal" for fn in linked), [(fn.name, fn.linkage) for fn in linked]
+    callee = once_mod.middle.overloads[once_mod.middle.signatures[0]].library
+    assert hasattr(callee, "_balance_callees")
+    leaf_prefix = prefixes[0]
+    assert not [fn.name for fn in callee._final_module.functions
+                if not fn.is_declaration and fn.name.startswith(leaf_prefix)], "a callee linked its callee in"
+print(got)
+'''
+
+
+def test_an_entry_point_is_optimised_whole_with_private_copies_and_cached_alone(tmp_path):
+    """The entry point links every function below it as a private copy (a call the optimiser did not inline cannot
+    be bound to a callee's unoptimised code), a callee keeps only its own code and is never cached (its code calls
+    other code of its process), and the cached entry point runs alone in a new process."""
+    import os
+    import subprocess
+    import sys
+    assert _jit._ONCE_READY, "the one-optimisation hooks could not be installed on this Numba"
+    (tmp_path / "once_mod.py").write_text(ONCE_MODULE)
+    (tmp_path / "once_script.py").write_text(ONCE_SCRIPT)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path))
+
+    def run(mode):
+        res = subprocess.run([sys.executable, str(tmp_path / "once_script.py"), mode], env=env, cwd=tmp_path,
+                             capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0, res.stderr[-3000:]
+        return res.stdout.split()[-1]
+
+    first = run("compile")
+    cached = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").rglob("*.nbi"))
+    assert cached == ["once_mod.entry"], cached
+    assert run("load") == first                 # the entry point alone, from the cache, in a new process
