@@ -162,17 +162,18 @@ import numba
 from balance import _jit
 
 @_jit.rules_jit
-def leaf(s, i):
-    total = 0
+def leaf(s, i):                 # too big for LLVM to inline into every call site of its own accord
+    acc = i
     for k in range(s.shape[0]):
-        v = s[k] * (i + 1)
-        if v % 3 == 0:
-            total += v // 3
-        elif v % 5 == 1:
-            total -= v * 7
+        x = s[(k * 7 + i) % s.shape[0]]
+        if (x + acc) & 1:
+            acc = acc * 3 + x
+        elif x > k:
+            acc ^= x << (k % 5)
         else:
-            total += s[(k + i) % s.shape[0]] - s[(k * 3 + 1) % s.shape[0]]
-    return total
+            acc -= s[(acc & 63) % s.shape[0]]
+        acc %= 1_000_003
+    return acc
 
 @_jit.rules_jit
 def middle(s):
