@@ -76,6 +76,30 @@ def test_sweep_is_tidy_and_shares_random_numbers_across_cells():
     assert s.plot.heatmap() is not None
 
 
+def test_a_sweep_plays_its_first_cell_once_and_gets_the_same_numbers_as_cell_by_cell(monkeypatch):
+    """With a fixed number of games the cells play in one pass beside the first cell (played once, not once per
+    cell); with target_ci they play one at a time. The numbers of a cell do not depend on which."""
+    from balance.studies import paired
+    real, calls = paired.play_chunk, []
+
+    def counting(spec, comp, sc, game0, n, threads, out=None):
+        calls.append(n)
+        return real(spec, comp, sc, game0, n, threads, out)
+    monkeypatch.setattr(paired, "play_chunk", counting)
+    grid = {"components.buildings.12.ghost_worth": [2, 1, 0]}
+    one_pass = sweep(None, grid, games=1_200, chunk_size=400)
+    assert sorted(calls) == [1] * 4 + [400] * 12          # 4 kernels loaded; 3 chunks of the first cell and 3 cells
+    assert one_pass.meta["games"] == 3 * 1_200
+    calls.clear()
+    cell_by_cell = sweep(None, grid, chunk_size=400, target_ci=1.0)   # any width: stops at its first look, 1,000
+    assert sorted(calls) == [1] * 6 + [200] * 6 + [400] * 12       # each cell beside its own first cell
+    cols = ["cell", "metric", "value", "diff"]
+    first = one_pass.table[cols]
+    again = sweep(None, grid, games=1_000, chunk_size=400).table[cols]
+    pd.testing.assert_frame_equal(cell_by_cell.table[cols], again)
+    assert (first["diff"][first["cell"] == 0] == 0).all()
+
+
 def test_cards_removing_a_building_empties_its_ghosts():
     v = cards(None, games=1_500)
     t = v.table
