@@ -18,12 +18,13 @@ PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 # `make run` on a fresh machine: pip installs what compiling a kernel needs first (numba, numpy, scipy, pydantic, as
 # pyproject.toml pins them), then the default scenario's kernel compiles (python -m balance.warm, from the source
 # tree) while pip installs the rest; the run that follows loads the kernel from the cache. scipy goes in first
-# because importing numba imports it when it is there, and must not find it half installed.
-KERNEL_DEPS = $(shell $(PYTHON) -c "import tomllib; d = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; print(' '.join(repr(r) for r in d if r.split('>')[0].split('=')[0] in ('numba', 'numpy', 'scipy', 'pydantic')))")
+# because importing numba imports it when it is there, and must not find it half installed. A failure of the
+# background compile does not fail make: the run then compiles the kernel itself.
+KERNEL_DEPS = $(shell $(PYTHON) -c "import re, tomllib; d = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; print(' '.join(repr(r) for r in d if re.match(r'[A-Za-z0-9._-]+', r).group(0).lower() in ('numba', 'numpy', 'scipy', 'pydantic')))")
 
 $(BIN)/balance: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	if [ -n "$(WARM)" ]; then \
+	if [ -n "$(BALANCE_WARM_KERNEL)" ]; then \
 	    $(PIP) $(KERNEL_DEPS) && { $(BIN)/python -m balance.warm & warm=$$!; $(PIP) -e .; ok=$$?; wait $$warm; exit $$ok; }; \
 	else \
 	    $(PIP) -e .; \
@@ -36,7 +37,7 @@ $(VENV)/.test-extras: $(BIN)/balance pyproject.toml
 
 venv: $(VENV)/.test-extras
 
-run: WARM = 1
+run: BALANCE_WARM_KERNEL = 1
 run: $(BIN)/balance
 	$(BIN)/balance report -o reports/default
 

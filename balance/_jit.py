@@ -15,7 +15,7 @@ and emits machine code for it. A kernel is a deep call tree, so each level optim
 again: The Haunted Tower's six levels from a turn up to the parallel driver each re-optimised the whole game. Here:
 
 * a rule function that Numba compiles *while compiling another function* (a callee) keeps its own code only: its
-  callees' modules are not linked in (Numba's own helpers still are), it gets LLVM's cheapest pipeline, and its
+  rule callees' modules are not linked in (Numba's own helpers still are), it gets LLVM's cheapest pipeline, and its
   machine code calls its callees' machine code. It is not written to the cache, since that code calls code of this
   process; the entry point is, whole.
 * every other function (an entry point: a parallel driver, a trace driver, a rule function called from Python)
@@ -90,18 +90,23 @@ def _flat_prefix(fn) -> str:
     return "_ZN" + "".join(_mangle(part) for part in f"{fn.__module__}.{fn.__qualname__}".split("."))
 
 
-def _is_flat(name: str) -> bool:
-    """Is `name` the symbol of a compiled ``rules_jit_flat`` function? Numba's symbol is the prefix, then ``B`` and
-    its ABI tags or ``E`` and the argument types."""
-    if not name.startswith("_ZN"):              # wrappers (``cpython.``, ``cfunc.``) stay ordinary functions
-        return False
+def _symbol_prefix(name: str) -> str | None:
+    """The prefix (``_ZN`` and the qualified name) of a compiled function's symbol: Numba's symbol is the prefix,
+    then ``B`` and its ABI tags or ``E`` and the argument types. None for wrappers (``cpython.``, ``cfunc.``)."""
+    if not name.startswith("_ZN"):
+        return None
     i = 3
     while i < len(name) and name[i].isdigit():  # skip the length-prefixed parts of the qualified name
         j = i
         while name[j].isdigit():
             j += 1
         i = j + int(name[i:j])
-    return name[:i] in _FLAT
+    return name[:i]
+
+
+def _is_flat(name: str) -> bool:
+    """Is `name` the symbol of a compiled ``rules_jit_flat`` function?"""
+    return _symbol_prefix(name) in _FLAT
 
 
 def _install_always_inline() -> bool:
@@ -136,12 +141,17 @@ class _CompileStack(_event.Listener if _codegen is not None else object):
             _COMPILING.pop()
 
 
-def _compiling_a_callee() -> bool:
-    """Is a rule function being finished as a callee, inside the compile of another function?"""
+def _compiling_a_callee(own) -> bool:
+    """Is this library (defining the functions `own`) a rule function's, finished as a callee inside the compile of
+    another function? A helper Numba compiles for a rule function (``x ** 2``, ``round``) is finished while that
+    rule function compiles, but defines none of it: it is linked in as Numba links it."""
     if len(_COMPILING) < 2:
         return False
     inner = getattr(_COMPILING[-1], "py_func", None)
-    return inner is not None and _flat_prefix(inner) in _RULES
+    if inner is None or _flat_prefix(inner) not in _RULES:
+        return False
+    prefix = _flat_prefix(inner)
+    return any(_symbol_prefix(name) == prefix for name in own)
 
 
 def _tree(libraries) -> list:
@@ -175,7 +185,7 @@ def _install_once() -> bool:
     def finalize_once(self):
         callees = list(self._linking_libraries)
         self._balance_own = {fn.name for fn in self._final_module.functions if not fn.is_declaration}
-        if _compiling_a_callee():
+        if _compiling_a_callee(self._balance_own):
             self._balance_callees = callees
             self._linking_libraries = [lib for lib in callees if not hasattr(lib, "_balance_callees")]
         else:

@@ -8,6 +8,7 @@ that follows loads it. Loading an already compiled kernel takes well under a sec
 """
 from __future__ import annotations
 
+import signal
 import sys
 import time
 
@@ -32,6 +33,9 @@ def warm(source=None) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    # make starts this as a background job of a non-interactive shell, which ignores Ctrl-C in it: a Ctrl-C that
+    # stops make stops this too.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     try:
         warm(args[0] if args else None)
     except ScenarioError as err:

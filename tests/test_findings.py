@@ -99,3 +99,24 @@ def test_things_the_rules_never_let_be_used_are_not_called_never_used():
     card.cannot_use = ()
     texts = [f.text for f in findings(r, limit=100) if f.kind == "never_used"]
     assert any("never bought purple_1" in t for t in texts), texts
+
+
+def test_unusable_things_survive_an_old_checkpoint_and_added_tallies():
+    """A checkpoint saved before groups declared their unusable things, resumed, and tallies added to tallies that
+    lack them, keep them: else a resumed Climbing Tower run would call its Level 1 cards never bought again."""
+    from balance.stats.aggregate import Aggregator, Tallies
+    sc = load_scenario("scenarios/climbing_tower.toml")
+
+    def fresh():
+        return Aggregator(sc.spec(), [s.strategy for s in sc.seats], sc.turn_cap, scenario=sc)
+    state = fresh().state()
+    for g in state["tallies"]["groups"]:
+        g.pop("cannot_use", None)                   # as saved before the field existed
+    resumed = fresh()
+    resumed.restore(state)
+    card = next(g for g in resumed.tallies.groups if g.name == "card")
+    assert len(card.cannot_use) == 6
+    old = Tallies.from_dict(state["tallies"])
+    assert next(g for g in old.groups if g.name == "card").cannot_use == ()
+    old.add(fresh().tallies)
+    assert next(g for g in old.groups if g.name == "card").cannot_use == card.cannot_use

@@ -176,8 +176,12 @@ def leaf(s, i):                 # too big for LLVM to inline into every call sit
     return acc
 
 @_jit.rules_jit
+def powered(x, i):              # Numba compiles helpers of its own for these, while this function compiles
+    return x ** 2 + i ** 3 + round(x, 2)
+
+@_jit.rules_jit
 def middle(s):
-    return leaf(s, 0) + 2 * leaf(s, 1) + 3 * leaf(s, 2)
+    return leaf(s, 0) + 2 * leaf(s, 1) + 3 * leaf(s, 2) + int(powered(1.5, 2))
 
 @numba.njit(cache=True)
 def entry(s):
@@ -190,7 +194,7 @@ from balance import _jit
 s = np.arange(40, dtype=np.int64)
 got = once_mod.entry(s)
 leaf = lambda i: once_mod.leaf.py_func(s, i)
-assert got == leaf(0) + 2 * leaf(1) + 3 * leaf(2) - leaf(5), got
+assert got == leaf(0) + 2 * leaf(1) + 3 * leaf(2) + int(1.5 ** 2 + 2 ** 3 + round(1.5, 2)) - leaf(5), got
 if sys.argv[1] == "compile":
     lib = once_mod.entry.overloads[once_mod.entry.signatures[0]].library
     mine = lib._final_module
@@ -202,6 +206,8 @@ if sys.argv[1] == "compile":
     leaf_prefix = prefixes[0]
     assert not [fn.name for fn in callee._final_module.functions
                 if not fn.is_declaration and fn.name.startswith(leaf_prefix)], "a callee linked its callee in"
+if sys.argv[1] == "load":
+    assert sum(once_mod.entry.stats.cache_hits.values()) == 1, once_mod.entry.stats
 print(got)
 '''
 
@@ -209,7 +215,8 @@ print(got)
 def test_an_entry_point_is_optimised_whole_with_private_copies_and_cached_alone(tmp_path):
     """The entry point links every function below it as a private copy (a call the optimiser did not inline cannot
     be bound to a callee's unoptimised code), a callee keeps only its own code and is never cached (its code calls
-    other code of its process), and the cached entry point runs alone in a new process."""
+    other code of its process), and the cached entry point runs alone in a new process. A callee using ``**`` and
+    ``round`` (helpers Numba compiles while it compiles) links them in: they once failed to link."""
     import os
     import subprocess
     import sys

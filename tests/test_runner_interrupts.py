@@ -14,9 +14,9 @@ from balance import runner
 @pytest.fixture(autouse=True)
 def python_sigint_handler():
     """Every test here starts from Python's own SIGINT handler, the one a run in a terminal has, and leaves the
-    handler it found. A fresh-clone `make test` once failed the two tests below that send a SIGINT (the run was not
-    interrupted at all, as if the handler then installed ignored it) and passed them in every rerun; what an earlier
-    test in that worker left behind was not found, so these tests pin the handler they are about."""
+    handler it found. A suite started as a background job of a non-interactive shell inherits SIGINT ignored (POSIX
+    shells start `&` jobs so): a fresh-clone `make test` started that way once failed the two tests below that send a
+    SIGINT (the run was not interrupted at all)."""
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     signal.signal(signal.SIGINT, before)

@@ -354,6 +354,7 @@ class Tallies:
             for name in _GROUP_ARRAYS:
                 getattr(mine, name)[...] += getattr(theirs, name)
             mine.per_team = mine.per_team or theirs.per_team
+            mine.cannot_use = mine.cannot_use or theirs.cannot_use
         for mine, theirs in zip(self.categories, other.categories):
             for name in ("games", "wins", "finished", "rounds_sum", "won_rounds_sum"):
                 getattr(mine, name)[...] += getattr(theirs, name)
@@ -458,8 +459,13 @@ class Aggregator:
         return {"tallies": self.tallies.to_dict(), "last_game": self._last_game}
 
     def restore(self, state: dict) -> None:
-        """Go on from a :meth:`state`: the next chunk must start at game ``last_game + 1``."""
+        """Go on from a :meth:`state`: the next chunk must start at game ``last_game + 1``. What a checkpoint saved
+        before a group declared its unusable things (``cannot_use``) lacks is taken from this run's own tallies."""
+        fresh = self.tallies
         self.tallies = Tallies.from_dict(state["tallies"])
+        for mine, now in zip(self.tallies.groups, fresh.groups):
+            if not mine.cannot_use and mine.name == now.name:
+                mine.cannot_use = now.cannot_use
         self._last_game = int(state["last_game"])
 
     def update(self, chunk: dict[str, np.ndarray]) -> None:

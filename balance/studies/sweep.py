@@ -145,7 +145,8 @@ def sweep(scenario=None, grid: dict | None = None, *, games: int | None = None, 
     Each cell is played paired with the first cell (its differences get paired intervals): all in one pass, the
     first cell played once; with ``target_ci``, one cell at a time, each until its own seat (or team) win-rate
     intervals are at most that wide.
-    ``progress(cells_done)`` is called after each cell."""
+    ``progress(cells_done)`` is called after each cell (and as the one pass goes, in cells' worth of games). A
+    Ctrl-C stops it marked interrupted: in one pass every cell has the games played so far."""
     if not grid:
         raise ValueError("sweep: give at least one --set key=v1,v2,... (allowed: any scenario key)")
     if games is not None and target_ci is not None:
@@ -185,11 +186,11 @@ def sweep(scenario=None, grid: dict | None = None, *, games: int | None = None, 
                 rows.append({"cell": i, **dict(zip(keys, (str(v) for v in combos[i]))), "metric": r["metric"],
                              "kind": r["kind"], "value": r["b"], "value_lo": float(lo), "value_hi": float(hi),
                              "diff": r["diff"], "diff_lo": r["diff_lo"], "diff_hi": r["diff_hi"], "games": n})
-        if progress is not None:
-            progress(cells_now[-1] + 1)
         if played.interrupted:
             interrupted = True
             break
+        if progress is not None:
+            progress(cells_now[-1] + 1)
     table = pd.DataFrame(rows)
     meta = {"title": f"{base.name}: sweep of {', '.join(keys)}", "scenario": base.name, "game": base.game,
             "seed": base.seed, "cells": len(cells), "games": played_total, "keys": keys, "target_ci": target_ci,
