@@ -26,8 +26,9 @@ again: The Haunted Tower's six levels from a turn up to the parallel driver each
 
 Measured on the 2-core machine in alternating rounds (README, *Compile time*), each kernel compiled into an empty
 cache as a first ``balance run`` compiles it: Spooky Tower 30 to 33 s before, 10 to 13 s after; Climbing Tower 16 to
-20 s, 14.5 to 16 s; The Haunted Tower 50 to 51 s, 28 to 30 s; games per second the same or higher, and every game
-plays the same (the outputs' hashes are equal).
+20 s, 14.5 to 16 s; The Haunted Tower 50 to 51 s, 28 to 30 s. Games per second: Spooky Tower within the machine's
+swing (-5.5% and +8.8% in the two rounds), the other two higher; every game plays the same (the outputs' hashes are
+equal).
 
 ``rules_jit`` is for rule functions. ``rules_jit_inline`` is the same now: it asked Numba to inline a small function
 into its callers at its own IR level (typing each call site again, 12 s of Spooky Tower's compile); LLVM, which now
