@@ -149,10 +149,8 @@ def _compiling_a_callee(own) -> bool:
     if len(_COMPILING) < 2:
         return False
     inner = getattr(_COMPILING[-1], "py_func", None)
-    if inner is None or _flat_prefix(inner) not in _RULES:
-        return False
-    prefix = _flat_prefix(inner)
-    return any(_symbol_prefix(name) == prefix for name in own)
+    prefix = _flat_prefix(inner) if inner is not None else None
+    return prefix in _RULES and any(_symbol_prefix(name) == prefix for name in own)
 
 
 def _tree(libraries) -> list:

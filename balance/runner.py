@@ -13,8 +13,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-import numba
-
+from .chunks import play_chunk, set_threads
 from .notice import compile_notice, show_progress  # noqa: F401 - the CLI imports them from here
 from .results import Results, package_version
 from .scenario import Scenario
@@ -84,23 +83,6 @@ def load_checkpoint(path: str, scenario: Scenario, options: RunOptions) -> dict:
             raise CheckpointError(f"--resume {path}: the checkpoint is of another run ({key} {data.get(key)!r}, "
                                   f"this run {value!r}; allowed: the same scenario, games and --target-ci)")
     return data
-
-
-def set_threads(threads: int | None) -> int:
-    """Use `threads` Numba threads (capped at what Numba was started with); returns the number in use."""
-    available = numba.config.NUMBA_NUM_THREADS
-    n = available if threads is None else max(1, min(int(threads), available))
-    numba.set_num_threads(n)
-    return n
-
-
-def play_chunk(spec, compiled, scenario: Scenario, game0: int, n_games: int, threads: int,
-               out: dict | None = None) -> dict:
-    """Play games game0 .. game0+n_games-1 of the scenario; four blocks per thread keep both cores busy.
-
-    ``out``: an earlier chunk's arrays to play into when they are large enough (see the game's ``run_chunk``)."""
-    return spec.run_chunk(compiled, seed=scenario.seed, rotate=scenario.seat_rotation, game0=game0, n_games=n_games,
-                          n_blocks=4 * threads, out=out)
 
 
 def next_look(agg: Aggregator, played: int, options: RunOptions) -> int:

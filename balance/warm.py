@@ -12,8 +12,7 @@ import signal
 import sys
 import time
 
-import numba
-
+from .chunks import play_chunk, set_threads
 from .notice import compile_notice, show_progress
 from .scenario import ScenarioError, load_scenario
 
@@ -26,8 +25,7 @@ def warm(source=None) -> float:
     compiled = spec.compile_scenario(scenario)
     t0 = time.perf_counter()
     with compile_notice(spec.title, show_progress(None)):
-        spec.run_chunk(compiled, seed=scenario.seed, rotate=scenario.seat_rotation, game0=0, n_games=1,
-                       n_blocks=4 * numba.config.NUMBA_NUM_THREADS)
+        play_chunk(spec, compiled, scenario, 0, 1, set_threads(None))
     return time.perf_counter() - t0
 
 
