@@ -186,16 +186,47 @@ def middle(s):
 @numba.njit(cache=True)
 def entry(s):
     return middle(s) - leaf(s, 5)
+
+@numba.njit(cache=True, parallel=True)
+def par_entry(s, out):          # a parallel driver: Numba wraps its loop's body in two wrapper functions
+    for b in numba.prange(out.shape[0]):
+        out[b] = middle(s) + leaf(s, numba.int64(b))    # the loop index is unsigned
 '''
 
 ONCE_SCRIPT = '''
 import sys, numpy as np, once_mod
 from balance import _jit
+from numba.core.registry import cpu_target
+codegen = cpu_target.target_context.codegen()
+full_runs = []                  # per run of LLVM's full pipeline: does it optimise the parallel loop's body?
+make = codegen._module_pass_manager
+
+class Recording:
+    def __init__(self, pm):
+        self.pm = pm
+    def run(self, module, pb):
+        full_runs.append(any(not fn.is_declaration and fn.name.startswith("_ZN") and "numba_parfor_gufunc" in fn.name
+                             for fn in module.functions))
+        return self.pm.run(module, pb)
+
+def recording(**kw):
+    pm, pb = make(**kw)
+    return (pm, pb) if kw else (Recording(pm), pb)
+codegen._module_pass_manager = recording
 s = np.arange(40, dtype=np.int64)
 got = once_mod.entry(s)
 leaf = lambda i: once_mod.leaf.py_func(s, i)
-assert got == leaf(0) + 2 * leaf(1) + 3 * leaf(2) + int(1.5 ** 2 + 2 ** 3 + round(1.5, 2)) - leaf(5), got
+middle = leaf(0) + 2 * leaf(1) + 3 * leaf(2) + int(1.5 ** 2 + 2 ** 3 + round(1.5, 2))
+assert got == middle - leaf(5), got
+out = np.zeros(6, dtype=np.int64)
+once_mod.par_entry(s, out)
+assert list(out) == [middle + leaf(b) for b in range(6)], out
 if sys.argv[1] == "compile":
+    # the loop's body (with leaf and middle in it) went through the full pipeline once, not again in each of the
+    # two wrappers around it and in par_entry itself, which link it in
+    assert sum(full_runs) == 1, full_runs
+    plib = once_mod.par_entry.overloads[once_mod.par_entry.signatures[0]].library
+    assert getattr(plib, "_balance_glue", None), "par_entry was not built as glue around its loop's body"
     lib = once_mod.entry.overloads[once_mod.entry.signatures[0]].library
     mine = lib._final_module
     prefixes = [_jit._flat_prefix(f.py_func) for f in (once_mod.leaf, once_mod.middle)]
@@ -208,6 +239,7 @@ if sys.argv[1] == "compile":
                 if not fn.is_declaration and fn.name.startswith(leaf_prefix)], "a callee linked its callee in"
 if sys.argv[1] == "load":
     assert sum(once_mod.entry.stats.cache_hits.values()) == 1, once_mod.entry.stats
+    assert sum(once_mod.par_entry.stats.cache_hits.values()) == 1, once_mod.par_entry.stats
 print(got)
 '''
 
@@ -216,7 +248,9 @@ def test_an_entry_point_is_optimised_whole_with_private_copies_and_cached_alone(
     """The entry point links every function below it as a private copy (a call the optimiser did not inline cannot
     be bound to a callee's unoptimised code), a callee keeps only its own code and is never cached (its code calls
     other code of its process), and the cached entry point runs alone in a new process. A callee using ``**`` and
-    ``round`` (helpers Numba compiles while it compiles) links them in: they once failed to link."""
+    ``round`` (helpers Numba compiles while it compiles) links them in: they once failed to link. A parallel
+    driver's loop body is optimised once: the two wrappers Numba puts around it and the driver are glue, which links
+    the optimised body in without optimising it again; the driver too runs alone from the cache."""
     import os
     import subprocess
     import sys
@@ -233,5 +267,5 @@ def test_an_entry_point_is_optimised_whole_with_private_copies_and_cached_alone(
 
     first = run("compile")
     cached = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").rglob("*.nbi"))
-    assert cached == ["once_mod.entry"], cached
+    assert cached == ["once_mod.entry", "once_mod.par_entry"], cached
     assert run("load") == first                 # the entry point alone, from the cache, in a new process
