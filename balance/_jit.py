@@ -27,7 +27,9 @@ again: The Haunted Tower's six levels from a turn up to the parallel driver each
 * glue (a library that links an entry point's optimised code but no rule function of its own: Numba wraps a
   parallel loop's body in two wrapper functions and then the parallel driver, each linking the body) is optimised
   alone, and the optimised code is linked in afterwards as it is, private and with the copies nothing calls
-  dropped. Optimising the whole kernel again in each of the three was 4 s of The Haunted Tower's cold compile.
+  dropped. The two wrappers, finished inside the driver's compile, keep their own code only, like callees, and
+  the driver links them and the body once. Optimising the whole kernel again in each of the three, and emitting
+  its machine code three more times, was about 6 s of The Haunted Tower's cold compile.
 
 Measured on the 2-core machine in alternating rounds (README, *Compile time*), each kernel compiled into an empty
 cache as a first ``balance run`` compiles it: Spooky Tower 30 to 33 s before, 10 to 13 s after; Climbing Tower 16 to
@@ -158,6 +160,14 @@ def _compiling_a_callee(own) -> bool:
     return prefix in _RULES and any(_symbol_prefix(name) == prefix for name in own)
 
 
+def _compiling_inside(own) -> bool:
+    """Is this library (defining the functions `own`) finished inside the compile of a function it does not
+    define (a wrapper Numba puts around a parallel loop's body, linked into the parallel driver)?"""
+    outer = getattr(_COMPILING[-1], "py_func", None) if _COMPILING else None
+    prefix = _flat_prefix(outer) if outer is not None else None
+    return prefix is not None and not any(_symbol_prefix(name) == prefix for name in own)
+
+
 def _tree(libraries) -> list:
     """The libraries to link into an entry point: those it calls and, through every callee that kept its own code
     only, theirs, each once."""
@@ -167,7 +177,7 @@ def _tree(libraries) -> list:
         if id(library) not in seen:
             seen.add(id(library))
             out.append(library)
-            for callee in getattr(library, "_balance_callees", ()):
+            for callee in getattr(library, "_balance_callees", ()) or getattr(library, "_balance_wrapped", ()):
                 visit(callee)
     for library in libraries:
         visit(library)
@@ -213,8 +223,11 @@ def _install_once() -> bool:
             rules = any(hasattr(lib, "_balance_callees") for lib in tree)
             self._balance_kernel = rules or bool(kernels)
             if kernels and not rules:           # glue: the kernel is linked in after optimising the glue alone
-                self._balance_glue = kernels
                 tree = [lib for lib in tree if not getattr(lib, "_balance_kernel", False)]
+                if _compiling_inside(self._balance_own):
+                    self._balance_wrapped = callees     # a wrapper: its own code, calling the kernel's
+                else:
+                    self._balance_glue = kernels
             self._linking_libraries = tree
         try:
             finalize(self)
