@@ -253,7 +253,8 @@ def _install_once() -> bool:
             _drop_unused(self._codegen, self._final_module)
 
     def save_once(self, sig, data):
-        if hasattr(getattr(data, "library", None), "_balance_callees"):
+        library = getattr(data, "library", None)
+        if hasattr(library, "_balance_callees") or hasattr(library, "_balance_wrapped"):
             return                              # its machine code calls other code of this process
         return save(self, sig, data)
 
