@@ -149,23 +149,30 @@ class _CompileStack(_event.Listener if _codegen is not None else object):
             _COMPILING.pop()
 
 
+def _compiling_now() -> str | None:
+    """The symbol prefix of the function Numba is compiling now (the innermost), None when there is none."""
+    fn = getattr(_COMPILING[-1], "py_func", None) if _COMPILING else None
+    return _flat_prefix(fn) if fn is not None else None
+
+
+def _defines(own, prefix) -> bool:
+    """Do the functions `own` (a library's) include the function of symbol prefix `prefix`?"""
+    return any(_symbol_prefix(name) == prefix for name in own)
+
+
 def _compiling_a_callee(own) -> bool:
     """Is this library (defining the functions `own`) a rule function's, finished as a callee inside the compile of
     another function? A helper Numba compiles for a rule function (``x ** 2``, ``round``) is finished while that
     rule function compiles, but defines none of it: it is linked in as Numba links it."""
-    if len(_COMPILING) < 2:
-        return False
-    inner = getattr(_COMPILING[-1], "py_func", None)
-    prefix = _flat_prefix(inner) if inner is not None else None
-    return prefix in _RULES and any(_symbol_prefix(name) == prefix for name in own)
+    prefix = _compiling_now()
+    return len(_COMPILING) >= 2 and prefix in _RULES and _defines(own, prefix)
 
 
 def _compiling_inside(own) -> bool:
     """Is this library (defining the functions `own`) finished inside the compile of a function it does not
     define (a wrapper Numba puts around a parallel loop's body, linked into the parallel driver)?"""
-    outer = getattr(_COMPILING[-1], "py_func", None) if _COMPILING else None
-    prefix = _flat_prefix(outer) if outer is not None else None
-    return prefix is not None and not any(_symbol_prefix(name) == prefix for name in own)
+    prefix = _compiling_now()
+    return prefix is not None and not _defines(own, prefix)
 
 
 def _tree(libraries) -> list:
