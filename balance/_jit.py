@@ -191,11 +191,22 @@ def _tree(libraries) -> list:
     return out
 
 
+PRIVATE_SUFFIX = ".balance_private"
+
+
 def _make_private(module, own) -> None:
-    """Make every function of `module` defined there but not in `own` private to it."""
+    """Make every function of `module` defined there but not in `own` private to it, under a name of its own.
+
+    The rename matters: LLVM's JIT linker (RuntimeDyld) enters a module's local symbols in the process-wide symbol
+    table too, under their names, the last module loaded winning. A callee compiled later, whose machine code calls
+    its callees by name, was then bound to the private copy inside an entry point loaded before it: a copy the
+    optimiser may have given a different signature (unused arguments removed). Called from Python, that callee
+    crashed (a Spooky Tower rule function called directly after Climbing Tower's kernel had compiled, both using
+    ``balance.rng.flat_shuffle_nb``)."""
     for fn in module.functions:
-        if not fn.is_declaration and fn.name not in own:
+        if not fn.is_declaration and fn.name not in own and str(fn.linkage) != "Linkage.internal":
             fn.linkage = "internal"
+            fn.name = fn.name + PRIVATE_SUFFIX
 
 
 def _drop_unused(codegen, module) -> None:

@@ -269,3 +269,73 @@ def test_an_entry_point_is_optimised_whole_with_private_copies_and_cached_alone(
     cached = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").rglob("*.nbi"))
     assert cached == ["once_mod.entry", "once_mod.par_entry"], cached
     assert run("load") == first                 # the entry point alone, from the cache, in a new process
+
+
+SHADOW_MODULE = '''
+import numba
+from balance import _jit
+
+@_jit.rules_jit
+def leaf(s, i):                 # big enough that the entry point keeps a private copy rather than inlining it
+    acc = i
+    for k in range(s.shape[0]):
+        x = s[(k * 7 + i) % s.shape[0]]
+        acc = acc * 3 + x if (x + acc) & 1 else acc ^ (x << (k % 5))
+        acc %= 1_000_003
+    for k in range(s.shape[0]):
+        x = s[(k * 11 + acc) % s.shape[0]]
+        acc = acc * 5 + x if (x + acc) & 2 else acc - s[(acc & 63) % s.shape[0]]
+        acc %= 1_000_033
+    for k in range(s.shape[0]):
+        x = s[(k * 13 + i) % s.shape[0]]
+        acc = acc * 7 - x if (x ^ acc) & 4 else acc ^ (x << (k % 7))
+        acc %= 1_000_037
+    return acc
+
+@_jit.rules_jit
+def first(s):
+    t = 0
+    for j in range(s.shape[0] // 4):
+        t += leaf(s, j) * (j + 1) - leaf(s, j + 1) + leaf(s, j * 3) ^ leaf(s, 2 * j) + leaf(s, j + 7) - leaf(s, j ^ 5)
+    return t
+
+@_jit.rules_jit
+def second(s):
+    return leaf(s, 4) - leaf(s, 6)
+
+@numba.njit
+def entry1(s):
+    return first(s)
+
+@numba.njit
+def entry2(s):
+    return second(s)
+'''
+
+SHADOW_SCRIPT = '''
+import numpy as np, shadow_mod as m
+s = np.arange(40, dtype=np.int64)
+assert m.entry1(s) == m.first.py_func(s)
+assert m.entry2(s) == m.second.py_func(s)
+lib = m.entry1.overloads[m.entry1.signatures[0]].library
+assert [fn for fn in lib._final_module.functions if not fn.is_declaration and "4leaf" in fn.name], "leaf was inlined"
+print(m.second(s), m.second.py_func(s))     # the callee's own machine code, run from Python
+'''
+
+
+def test_a_callee_compiled_after_an_entry_point_calls_the_callee_not_the_entry_points_private_copy(tmp_path):
+    """`second` is compiled as a callee (own code only, calling `leaf` by name) after `entry1` was loaded with a
+    private copy of `leaf` whose signature the optimiser was free to change. Called from Python, `second` must run
+    the real `leaf`: when the private copy kept leaf's name, the JIT linker bound the call to it and the process
+    crashed (as a Spooky Tower rule function did after Climbing Tower's kernel had compiled)."""
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "shadow_mod.py").write_text(SHADOW_MODULE)
+    (tmp_path / "shadow_script.py").write_text(SHADOW_SCRIPT)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path))
+    res = subprocess.run([sys.executable, str(tmp_path / "shadow_script.py")], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, (res.returncode, res.stderr[-3000:])
+    got, expected = res.stdout.split()
+    assert got == expected
