@@ -339,3 +339,37 @@ def test_a_callee_compiled_after_an_entry_point_calls_the_callee_not_the_entry_p
     assert res.returncode == 0, (res.returncode, res.stderr[-3000:])
     got, expected = res.stdout.split()
     assert got == expected
+
+
+def test_rule_functions_have_no_cfunc_wrapper_and_declarations_get_no_function_passes(monkeypatch):
+    """Two cuts to every rule function's compile: no C-function-pointer wrapper (rule code never takes a function's
+    address), and LLVM's function passes only over functions with a body (Numba made a pass builder for each
+    declaration too, 7,071 of The Haunted Tower's 7,718)."""
+    import numpy as np
+    from numba.core import codegen
+    assert _jit._PASSES_READY, "the function-pass hook could not be installed on this Numba"
+    made, bodies, declared = [], [], []
+    real_manager = codegen.JITCPUCodegen._function_pass_manager
+    real_add = codegen.CPUCodeLibrary.add_llvm_module
+
+    def manager(self, **kw):
+        made.append(1)
+        return real_manager(self, **kw)
+
+    def add(self, module):
+        bodies.append(sum(1 for fn in module.functions if not fn.is_declaration))
+        declared.append(sum(1 for fn in module.functions if fn.is_declaration))
+        return real_add(self, module)
+    monkeypatch.setattr(codegen.JITCPUCodegen, "_function_pass_manager", manager)
+    monkeypatch.setattr(codegen.CPUCodeLibrary, "add_llvm_module", add)
+
+    @numba.njit(**{**_jit.RULES_OPTIONS, "cache": False})
+    def rule(s, i):
+        return s[i % s.shape[0]] * 3 + np.int64(i)
+
+    assert rule(np.arange(5, dtype=np.int64), 7) == 2 * 3 + 7
+    assert sum(made) == sum(bodies) > 0 and sum(declared) > 0, (made, bodies, declared)
+    library = rule.overloads[rule.signatures[0]].library
+    defined = [fn.name for fn in library._final_module.functions if not fn.is_declaration]
+    assert any(name.startswith("_ZN7cpython") for name in defined), defined     # Python still calls it
+    assert not [name for name in defined if name.startswith("cfunc.")], defined
