@@ -60,6 +60,7 @@ try:                                            # private Numba; should it move,
     from numba.core import caching as _caching
     from numba.core import codegen as _codegen
     from numba.core import event as _event
+    from numba.core import sigutils as _sigutils
     from numba.core.itanium_mangler import mangle_identifier as _mangle
 except ImportError:                             # pragma: no cover
     _codegen = None
@@ -89,6 +90,48 @@ def _one_specialisation(dispatcher):
         return get(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
 
     dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def _python_wrapper_on_demand(dispatcher):
+    """Compile a rule function without the wrapper Python calls it through when it is compiled for a caller that is
+    being compiled (a callee: almost every compile of a kernel), and compile it whole when Python first calls it.
+
+    Numba builds, for every function it compiles, a wrapper that unboxes Python arguments and boxes the result;
+    building and optimising the callees' wrappers was about 2.5 s of The Haunted Tower's cold compile, and Python
+    calls few of them. Such an overload is kept for typing and linking its callers but left out of the table Python
+    calls are matched against, so a call from Python comes back to :meth:`compile`, which then compiles the
+    function as an entry point (whole, optimised once, cached) in its place."""
+    compile_ = getattr(dispatcher, "compile", None)
+    add_overload_ = getattr(dispatcher, "add_overload", None)
+    options = getattr(dispatcher, "targetoptions", None)
+    if compile_ is None or add_overload_ is None or not isinstance(options, dict) or not _ONCE_READY:
+        return dispatcher                       # NUMBA_DISABLE_JIT, or a Numba whose internals moved
+    for_callers = set()                         # argument types compiled for callers only
+
+    def compile(sig):
+        if _COMPILING:                          # typing a caller: no Python wrapper
+            options["no_cpython_wrapper"] = True
+            try:
+                return compile_(sig)
+            finally:
+                del options["no_cpython_wrapper"]
+        args = tuple(_sigutils.normalize_signature(sig)[0])
+        if args in for_callers:                 # Python calls it: compile it whole, with its wrapper
+            for_callers.discard(args)
+            del dispatcher.overloads[args]
+        return compile_(sig)
+
+    def add_overload(cres):
+        if options.get("no_cpython_wrapper") and _COMPILING and _COMPILING[-1] is dispatcher:
+            args = tuple(cres.signature.args)   # compiled just now, for callers (not loaded from the cache)
+            for_callers.add(args)
+            dispatcher.overloads[args] = cres
+            return
+        add_overload_(cres)
+
+    dispatcher.compile = compile
+    dispatcher.add_overload = add_overload
     return dispatcher
 
 
@@ -328,7 +371,7 @@ def rules_jit(fn):
     """A rule function (module docstring)."""
     if _codegen is not None:
         _RULES.add(_flat_prefix(fn))
-    return _one_specialisation(njit(**RULES_OPTIONS)(fn))
+    return _python_wrapper_on_demand(_one_specialisation(njit(**RULES_OPTIONS)(fn)))
 
 
 rules_jit_inline = rules_jit
@@ -344,4 +387,4 @@ def rules_jit_flat(fn=None, *, cache: bool = True):
         _RULES.add(_flat_prefix(fn))
         if _FLAT_READY:
             _FLAT.add(_flat_prefix(fn))
-    return _one_specialisation(njit(**{**RULES_OPTIONS, "cache": cache})(fn))
+    return _python_wrapper_on_demand(_one_specialisation(njit(**{**RULES_OPTIONS, "cache": cache})(fn)))

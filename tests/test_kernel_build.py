@@ -237,6 +237,12 @@ if sys.argv[1] == "compile":
     leaf_prefix = prefixes[0]
     assert not [fn.name for fn in callee._final_module.functions
                 if not fn.is_declaration and fn.name.startswith(leaf_prefix)], "a callee linked its callee in"
+    # compiled for its callers only, a callee has no wrapper for Python; Python's first call compiles it whole
+    assert not [fn.name for fn in callee._final_module.functions if fn.name.startswith("_ZN7cpython")]
+    assert once_mod.middle(s) == middle
+    whole = once_mod.middle.overloads[once_mod.middle.signatures[0]].library
+    assert whole is not callee and not hasattr(whole, "_balance_callees") and whole._balance_kernel
+    assert once_mod.middle(s) == middle and once_mod.leaf(s, 3) == leaf(3)
 if sys.argv[1] == "load":
     assert sum(once_mod.entry.stats.cache_hits.values()) == 1, once_mod.entry.stats
     assert sum(once_mod.par_entry.stats.cache_hits.values()) == 1, once_mod.par_entry.stats
@@ -267,13 +273,18 @@ def test_an_entry_point_is_optimised_whole_with_private_copies_and_cached_alone(
 
     first = run("compile")
     cached = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").rglob("*.nbi"))
-    assert cached == ["once_mod.entry", "once_mod.par_entry"], cached
+    # the entry points, and the two rule functions Python called (compiled whole for it), never a callee's code
+    assert cached == ["once_mod.entry", "once_mod.leaf", "once_mod.middle", "once_mod.par_entry"], cached
     assert run("load") == first                 # the entry point alone, from the cache, in a new process
 
 
 SHADOW_MODULE = '''
 import numba
 from balance import _jit
+
+def rule_with_wrapper(fn):      # a rule function whose callee compile keeps Python's wrapper: Python runs its own code
+    _jit._RULES.add(_jit._flat_prefix(fn))
+    return _jit._one_specialisation(numba.njit(**_jit.RULES_OPTIONS)(fn))
 
 @_jit.rules_jit
 def leaf(s, i):                 # big enough that the entry point keeps a private copy rather than inlining it
@@ -299,7 +310,7 @@ def first(s):
         t += leaf(s, j) * (j + 1) - leaf(s, j + 1) + leaf(s, j * 3) ^ leaf(s, 2 * j) + leaf(s, j + 7) - leaf(s, j ^ 5)
     return t
 
-@_jit.rules_jit
+@rule_with_wrapper
 def second(s):
     return leaf(s, 4) - leaf(s, 6)
 
@@ -317,6 +328,7 @@ import numpy as np, shadow_mod as m
 s = np.arange(40, dtype=np.int64)
 assert m.entry1(s) == m.first.py_func(s)
 assert m.entry2(s) == m.second.py_func(s)
+assert hasattr(m.second.overloads[m.second.signatures[0]].library, "_balance_callees")     # Python runs callee code
 lib = m.entry1.overloads[m.entry1.signatures[0]].library
 assert [fn for fn in lib._final_module.functions if not fn.is_declaration and "4leaf" in fn.name], "leaf was inlined"
 print(m.second(s), m.second.py_func(s))     # the callee's own machine code, run from Python
