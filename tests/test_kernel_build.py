@@ -237,8 +237,12 @@ if sys.argv[1] == "compile":
     leaf_prefix = prefixes[0]
     assert not [fn.name for fn in callee._final_module.functions
                 if not fn.is_declaration and fn.name.startswith(leaf_prefix)], "a callee linked its callee in"
-    # compiled for its callers only, a callee has no wrapper for Python; Python's first call compiles it whole
+    # compiled for its callers only, a callee has no wrapper for Python, and no machine code is made of it, nor of
+    # the parallel loop's body (only what links them in runs them); Python's first call compiles it whole
     assert not [fn.name for fn in callee._final_module.functions if fn.name.startswith("_ZN7cpython")]
+    assert callee._balance_link_only and plib._balance_glue and all(b._balance_link_only for b in plib._balance_glue)
+    mine = [name for name in callee._balance_own if name.startswith(prefixes[1])]
+    assert mine and not any(callee.get_pointer_to_function(name) for name in mine), mine
     assert once_mod.middle(s) == middle
     whole = once_mod.middle.overloads[once_mod.middle.signatures[0]].library
     assert whole is not callee and not hasattr(whole, "_balance_callees") and whole._balance_kernel
