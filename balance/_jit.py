@@ -72,6 +72,7 @@ try:                                            # private Numba; should it move,
     from numba.core import codegen as _codegen
     from numba.core import event as _event
     from numba.core import sigutils as _sigutils
+    from numba.core.compiler_lock import global_compiler_lock as _compiler_lock
     from numba.core.itanium_mangler import mangle_identifier as _mangle
 except ImportError:                             # pragma: no cover
     _codegen = None
@@ -121,17 +122,20 @@ def _python_wrapper_on_demand(dispatcher):
     for_callers = set()                         # argument types compiled for callers only
 
     def compile(sig):
-        if _COMPILING:                          # typing a caller: no Python wrapper
-            options["no_cpython_wrapper"] = True
-            try:
-                return compile_(sig)
-            finally:
-                del options["no_cpython_wrapper"]
-        args = tuple(_sigutils.normalize_signature(sig)[0])
-        if args in for_callers:                 # Python calls it: compile it whole, with its wrapper
-            for_callers.discard(args)
-            del dispatcher.overloads[args]
-        return compile_(sig)
+        # under Numba's compiler lock (re-entrant), so that _COMPILING is this thread's: a call from Python on
+        # another thread waits for a compile in progress rather than taking itself for one of its callees
+        with _compiler_lock:
+            if _COMPILING:                      # typing a caller: no Python wrapper
+                options["no_cpython_wrapper"] = True
+                try:
+                    return compile_(sig)
+                finally:
+                    del options["no_cpython_wrapper"]
+            args = tuple(_sigutils.normalize_signature(sig)[0])
+            if args in for_callers:             # Python calls it: compile it whole, with its wrapper
+                for_callers.discard(args)
+                del dispatcher.overloads[args]
+            return compile_(sig)
 
     def add_overload(cres):
         if options.get("no_cpython_wrapper") and _COMPILING and _COMPILING[-1] is dispatcher:
