@@ -64,6 +64,8 @@ games play the same, only the compile is slower.
 """
 from __future__ import annotations
 
+import weakref
+
 from numba import njit
 from numba.core.cpu import CPUTargetOptions
 
@@ -116,25 +118,42 @@ def _python_wrapper_on_demand(dispatcher):
     function as an entry point (whole, optimised once, cached) in its place."""
     compile_ = getattr(dispatcher, "compile", None)
     add_overload_ = getattr(dispatcher, "add_overload", None)
+    get_overload_ = getattr(dispatcher, "get_overload", None)
+    get_call_template_ = getattr(dispatcher, "get_call_template", None)
     options = getattr(dispatcher, "targetoptions", None)
-    if compile_ is None or add_overload_ is None or not isinstance(options, dict) or not _ONCE_READY:
+    if compile_ is None or add_overload_ is None or get_overload_ is None or get_call_template_ is None \
+            or not isinstance(options, dict) or not _ONCE_READY:
         return dispatcher                       # NUMBA_DISABLE_JIT, or a Numba whose internals moved
     for_callers = set()                         # argument types compiled for callers only
+    typing = [0]                                # > 0 while a caller being compiled types a call to this function
+
+    def get_call_template(args, kws):
+        typing[0] += 1
+        try:
+            return get_call_template_(args, kws)
+        finally:
+            typing[0] -= 1
 
     def compile(sig):
         # under Numba's compiler lock (re-entrant), so that _COMPILING is this thread's: a call from Python on
         # another thread waits for a compile in progress rather than taking itself for one of its callees
         with _compiler_lock:
-            if _COMPILING:                      # typing a caller: no Python wrapper
+            # typing a caller: no Python wrapper. Not within a compile of this same function (a recursion that
+            # changes argument types), where Numba names the other version by the flags of the one compiling
+            if typing[0] and _COMPILING and not any(d is dispatcher for d in _COMPILING):
+                before = options.get("no_cpython_wrapper", _UNSET)
                 options["no_cpython_wrapper"] = True
                 try:
                     return compile_(sig)
-                finally:
-                    del options["no_cpython_wrapper"]
+                finally:                        # as it was: a compile of this function may be in progress
+                    if before is _UNSET:
+                        options.pop("no_cpython_wrapper", None)
+                    else:
+                        options["no_cpython_wrapper"] = before
             args = tuple(_sigutils.normalize_signature(sig)[0])
             if args in for_callers:             # Python calls it: compile it whole, with its wrapper
                 for_callers.discard(args)
-                del dispatcher.overloads[args]
+                dispatcher.overloads.pop(args, None)
             return compile_(sig)
 
     def add_overload(cres):
@@ -145,9 +164,20 @@ def _python_wrapper_on_demand(dispatcher):
             return
         add_overload_(cres)
 
+    def get_overload(sig):
+        # asked from Python (not while a caller is being compiled), an overload has a function Python can call
+        if not _COMPILING and tuple(_sigutils.normalize_signature(sig)[0]) in for_callers:
+            compile(sig)
+        return get_overload_(sig)
+
+    dispatcher.get_call_template = get_call_template
     dispatcher.compile = compile
     dispatcher.add_overload = add_overload
+    dispatcher.get_overload = get_overload
     return dispatcher
+
+
+_UNSET = object()
 
 
 _RULES: set[str] = set()
@@ -307,6 +337,55 @@ def _install_function_passes() -> bool:
     return True
 
 
+_UNRESOLVED: set[str] = set()
+"""Functions some compiled code reaches by name at run time through Numba's fix-up for recursion (a global named
+``.numba.unresolved$`` and the function's symbol): their own machine code must exist."""
+
+_PENDING_ENVS: dict = {}
+"""Environment globals (name: the environment) of code that had no machine code when Numba set them: set as soon
+as machine code defining them exists (the copy an entry point links in)."""
+
+_UNRESOLVED_PREFIX = ".numba.unresolved$"
+
+
+_LINK_ONLY = weakref.WeakValueDictionary()
+"""The link-only library that defines each function (its symbol), for :func:`_note_unresolved`."""
+
+
+def _note_unresolved(module, set_env) -> None:
+    """Note the functions `module` reaches through Numba's recursion fix-up; one already finished without machine
+    code (a callee of a recursion that changes argument types) gets it now."""
+    for gv in module.global_variables:
+        if gv.name.startswith(_UNRESOLVED_PREFIX):
+            name = gv.name[len(_UNRESOLVED_PREFIX):]
+            _UNRESOLVED.add(name)
+            if name in _LINK_ONLY:
+                _emit([_LINK_ONLY[name]], set_env)
+
+
+def _set_pending_envs(codegen, set_env) -> None:
+    """Set the environments waiting for machine code that now has it."""
+    engine = codegen._engine
+    for name in [name for name in _PENDING_ENVS if engine.get_global_value_address(name)]:
+        set_env(codegen, name, _PENDING_ENVS.pop(name))
+
+
+def _emit(libraries, set_env) -> None:
+    """Make machine code, after all, for the link-only libraries of these libraries' trees (something is about to
+    run their own code): every module handed to the JIT first, then finalised, so that their calls to one another
+    resolve."""
+    todo = [lib for lib in _tree(libraries)
+            if getattr(lib, "_balance_link_only", False) and not getattr(lib, "_balance_emitted", False)]
+    for lib in todo:
+        lib._balance_emitted = True
+        setattr(lib._final_module, "_CPUCodeLibrary__library", weakref.proxy(lib))  # as Numba's own finalize does
+        lib._codegen._add_module(lib._final_module)
+    for lib in todo:
+        lib._finalize_specific()
+    if todo:
+        _set_pending_envs(todo[0]._codegen, set_env)
+
+
 def _install_once() -> bool:
     """Optimise a kernel once, at its entry point (module docstring). Installed once per process."""
     library = getattr(_codegen, "CPUCodeLibrary", None)
@@ -317,8 +396,11 @@ def _install_once() -> bool:
     finalize_final_module_ = getattr(library, "_finalize_final_module", None)
     jit_codegen = getattr(_codegen, "JITCPUCodegen", None)
     set_env_ = getattr(jit_codegen, "set_env", None)
+    jit_library = getattr(_codegen, "JITCodeLibrary", None)
+    get_pointer_to_function_ = getattr(jit_library, "get_pointer_to_function", None)
     if finalize is None or optimize is None or save is None or not hasattr(library, "_get_module_for_linking") \
-            or finalize_final_module_ is None or set_env_ is None \
+            or finalize_final_module_ is None or set_env_ is None or get_pointer_to_function_ is None \
+            or not hasattr(jit_library, "_finalize_specific") \
             or not hasattr(library, "_finalize_dynamic_globals") or not hasattr(library, "_verify_declare_only_symbols"):
         return False
     if getattr(finalize, "_balance_once", False):
@@ -327,12 +409,15 @@ def _install_once() -> bool:
     def finalize_once(self):
         callees = list(self._linking_libraries)
         self._balance_own = {fn.name for fn in self._final_module.functions if not fn.is_declaration}
+        _note_unresolved(self._final_module, set_env_)
         if _compiling_a_callee(self._balance_own):
             self._balance_callees = callees
             self._linking_libraries = [lib for lib in callees if not hasattr(lib, "_balance_callees")]
-            # without a wrapper for Python (_python_wrapper_on_demand) nothing runs its own machine code: only the
-            # entry points that link it in run it, as their private copies. It is not made.
-            self._balance_link_only = bool(getattr(_COMPILING[-1], "targetoptions", {}).get("no_cpython_wrapper"))
+            # without a wrapper for Python (_python_wrapper_on_demand), and reached by name by no recursion, nothing
+            # runs its own machine code: only the entry points that link it in run it, as their private copies.
+            # It is not made (unless something asks for it after all: get_pointer_to_function below).
+            self._balance_link_only = bool(getattr(_COMPILING[-1], "targetoptions", {}).get("no_cpython_wrapper")) \
+                and not (self._balance_own & _UNRESOLVED)
         else:
             tree = _tree(callees)
             kernels = [lib for lib in tree if getattr(lib, "_balance_kernel", False)]
@@ -348,6 +433,9 @@ def _install_once() -> bool:
             # which links them in, runs their code
             self._balance_link_only = self._balance_kernel and _compiling_inside(self._balance_own)
             self._linking_libraries = tree
+        if self._balance_link_only:
+            for name in self._balance_own:
+                _LINK_ONLY[name] = self
         try:
             finalize(self)
         finally:
@@ -379,20 +467,40 @@ def _install_once() -> bool:
 
     def finalize_final_module(self):
         if not getattr(self, "_balance_link_only", False):
-            return finalize_final_module_(self)
+            if hasattr(self, "_balance_callees"):   # its machine code calls its callees' by name: they need theirs
+                _emit(self._balance_callees, set_env_)
+            finalize_final_module_(self)
+            _set_pending_envs(self._codegen, set_env_)
+            return
         self._finalize_dynamic_globals()        # Numba's steps, less handing the module to the JIT to make
         self._verify_declare_only_symbols()     # machine code of (about 1.4 s of The Haunted Tower's compile)
         self._finalized = True
 
     def set_env(self, env_name, env):
         if not self._engine.get_global_value_address(env_name):
-            return                              # a library that is linked only: there is no machine code to set
+            _PENDING_ENVS[env_name] = env       # no machine code defines it yet: set when some does
+            return
         return set_env_(self, env_name, env)
+
+    def get_pointer_to_function(self, name):
+        self._ensure_finalized()                # (which decides whether it is link-only)
+        if getattr(self, "_balance_link_only", False) and not getattr(self, "_balance_emitted", False):
+            try:
+                defined = not self._final_module.get_function(name).is_declaration
+            except NameError:
+                defined = False
+            if not defined or name.startswith("_ZN7cpython"):
+                # as Numba answers for a function the library does not define; and the Python wrapper of a parallel
+                # loop's body (asked for by Numba after every compile) is never called: only the driver runs the body
+                return 0
+            _emit([self], set_env_)             # its address is wanted (a ufunc loop): make its machine code
+        return get_pointer_to_function_(self, name)
 
     finalize_once._balance_once = True
     library.finalize = finalize_once
     library._finalize_final_module = finalize_final_module
     jit_codegen.set_env = set_env
+    jit_library.get_pointer_to_function = get_pointer_to_function
     library._optimize_final_module = optimize_once
     cache.save_overload = save_once
     _event.register("numba:compile", _CompileStack())

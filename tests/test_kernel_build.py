@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numba
 import numba.core.registry
+import pytest
 
 from balance import rng
 from balance.games.spooky_tower import kernel, layout, strategies
@@ -242,7 +243,8 @@ if sys.argv[1] == "compile":
     assert not [fn.name for fn in callee._final_module.functions if fn.name.startswith("_ZN7cpython")]
     assert callee._balance_link_only and plib._balance_glue and all(b._balance_link_only for b in plib._balance_glue)
     mine = [name for name in callee._balance_own if name.startswith(prefixes[1])]
-    assert mine and not any(callee.get_pointer_to_function(name) for name in mine), mine
+    assert mine and not any(codegen._engine.is_symbol_defined(name) for name in mine), mine
+    assert not getattr(callee, "_balance_emitted", False)
     assert once_mod.middle(s) == middle
     whole = once_mod.middle.overloads[once_mod.middle.signatures[0]].library
     assert whole is not callee and not hasattr(whole, "_balance_callees") and whole._balance_kernel
@@ -389,3 +391,116 @@ def test_rule_functions_have_no_cfunc_wrapper_and_declarations_get_no_function_p
     defined = [fn.name for fn in library._final_module.functions if not fn.is_declaration]
     assert any(name.startswith("_ZN7cpython") for name in defined), defined     # Python still calls it
     assert not [name for name in defined if name.startswith("cfunc.")], defined
+
+
+EDGE_MODULE = '''
+import numpy as np, numba
+from balance._jit import rules_jit
+
+@rules_jit
+def printer(x):                 # needs its environment at run time
+    print("value", x)
+    return x * 2
+
+@numba.njit
+def entry_print(x):
+    return printer(x)
+
+@rules_jit
+def mr_a(n):                    # mutual recursion, the outer function a callee
+    if n <= 0:
+        return 0
+    return mr_b(n - 1) + 1
+
+@rules_jit
+def mr_b(n):
+    if n <= 0:
+        return 0
+    return mr_a(n - 1) + 2
+
+@numba.njit
+def entry_mr(n):
+    return mr_a(n)
+
+@rules_jit
+def tc(x, n):                   # recursion that changes its argument types
+    if n <= 0:
+        return 1.5
+    return tc(np.float64(x), n - 1) + 1.0
+
+@numba.njit
+def entry_tc(x, n):
+    return tc(x, n)
+
+@rules_jit
+def triple(x):
+    return x * 3 + 1
+
+@numba.vectorize
+def vf(x):                      # a ufunc whose loop Numba calls through its address
+    return triple(x)
+
+@numba.njit
+def entry_vf(a):
+    return vf(a)
+
+@rules_jit
+def mid(x):
+    return triple(x) * 2
+
+@numba.njit
+def entry_mid(x):
+    return mid(x)
+
+@numba.njit(parallel=True)
+def driver(a):
+    out = np.zeros(a.shape[0], dtype=np.int64)
+    for i in numba.prange(a.shape[0]):
+        out[i] = mid(a[i])
+        print("body", i)
+    return out
+'''
+
+EDGE_SCRIPT = '''
+import sys, numpy as np, edge_mod as m
+case = sys.argv[1]
+if case == "print":
+    print("got", m.entry_print(5))
+elif case == "recursion":
+    print("got", m.entry_mr(5), m.entry_tc(3, 2), m.tc(3, 2))
+elif case == "ufunc":
+    a = np.arange(4, dtype=np.int64)
+    print("got", m.entry_vf(a).tolist(), m.vf(a).tolist())
+elif case == "overload":
+    m.entry_mid(1)
+    print("got", m.mid.get_overload(m.mid.signatures[0])(1), end=" ")
+    m.mid.recompile()
+    print(m.mid(1))
+elif case == "prange":
+    print("got", m.driver(np.arange(2)).tolist())
+'''
+
+
+@pytest.mark.parametrize("case, expected", [
+    ("print", "value 5\ngot 10"), ("recursion", "got 7 3.5 3.5"), ("ufunc", "got [1, 4, 7, 10] [1, 4, 7, 10]"),
+    ("overload", "got 8 8"), ("prange", "got [2, 8]")])
+def test_code_without_machine_code_of_its_own_still_runs_wherever_it_is_needed(tmp_path, case, expected):
+    """A callee compiled without a Python wrapper and without machine code (and a parallel loop's body) must still
+    run right wherever Numba needs more than the entry point's private copy: its environment (print), recursion that
+    reaches a function by name, a ufunc loop called through its address, get_overload and recompile from Python.
+    Each of these crashed, hung or failed in a review of the first version of these cuts."""
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "edge_mod.py").write_text(EDGE_MODULE)
+    (tmp_path / "edge_script.py").write_text(EDGE_SCRIPT)
+    # one thread: the loop body's lines in order (the body still runs as the parallel driver's copy)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path), NUMBA_NUM_THREADS="1")
+    res = subprocess.run([sys.executable, str(tmp_path / "edge_script.py"), case], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=240)
+    assert res.returncode == 0, (res.returncode, res.stderr[-3000:])
+    out = res.stdout.strip()
+    if case == "prange":
+        assert out.splitlines() == ["body 0", "body 1", expected], out
+    else:
+        assert out == expected, out
