@@ -32,6 +32,9 @@ again: The Haunted Tower's six levels from a turn up to the parallel driver each
   the driver links them and the body once. Optimising the whole kernel again in each of the three, and emitting
   its machine code three more times, was about 6 s of The Haunted Tower's cold compile.
   The body and the wrappers, run only as the driver's copies, get no machine code of their own either.
+* code without machine code of its own still gets it the moment something needs more than an entry point's private
+  copy: its address asked for (a ufunc loop), a recursion reaching it by name (``_note_unresolved``); and its
+  environment (``print`` needs it) is set in whichever machine code defines it (``_PENDING_ENVS``).
 * the private copies an entry point links in are renamed (``PRIVATE_SUFFIX``): LLVM's JIT linker enters local
   symbols in the process-wide symbol table too, and a function compiled later that calls a callee by name was bound
   to a private copy whose signature the optimiser had changed (a crash).
@@ -218,6 +221,7 @@ def _install_always_inline() -> bool:
         return original is not None
 
     def add_ir_module(self, ir_module):
+        _note_unresolved(ir_module.globals)     # (from the Python-side module: no call into LLVM)
         if _FLAT:
             for fn in ir_module.functions:
                 if not fn.is_declaration and _is_flat(fn.name):
@@ -352,15 +356,20 @@ _LINK_ONLY = weakref.WeakValueDictionary()
 """The link-only library that defines each function (its symbol), for :func:`_note_unresolved`."""
 
 
-def _note_unresolved(module, set_env) -> None:
-    """Note the functions `module` reaches through Numba's recursion fix-up; one already finished without machine
-    code (a callee of a recursion that changes argument types) gets it now."""
-    for gv in module.global_variables:
-        if gv.name.startswith(_UNRESOLVED_PREFIX):
-            name = gv.name[len(_UNRESOLVED_PREFIX):]
+_SET_ENV: list = []
+"""Numba's own ``set_env`` (once ``_install_once`` has replaced it)."""
+
+
+def _note_unresolved(names) -> None:
+    """Note the functions a module's globals (`names`, as Numba hands the module to LLVM) reach through Numba's
+    recursion fix-up; one already finished without machine code (a callee of a recursion that changes argument
+    types) gets it now."""
+    for global_name in names:
+        if global_name.startswith(_UNRESOLVED_PREFIX):
+            name = global_name[len(_UNRESOLVED_PREFIX):]
             _UNRESOLVED.add(name)
-            if name in _LINK_ONLY:
-                _emit([_LINK_ONLY[name]], set_env)
+            if name in _LINK_ONLY and _SET_ENV:
+                _emit([_LINK_ONLY[name]], _SET_ENV[0])
 
 
 def _set_pending_envs(codegen, set_env) -> None:
@@ -409,7 +418,6 @@ def _install_once() -> bool:
     def finalize_once(self):
         callees = list(self._linking_libraries)
         self._balance_own = {fn.name for fn in self._final_module.functions if not fn.is_declaration}
-        _note_unresolved(self._final_module, set_env_)
         if _compiling_a_callee(self._balance_own):
             self._balance_callees = callees
             self._linking_libraries = [lib for lib in callees if not hasattr(lib, "_balance_callees")]
@@ -470,7 +478,8 @@ def _install_once() -> bool:
             if hasattr(self, "_balance_callees"):   # its machine code calls its callees' by name: they need theirs
                 _emit(self._balance_callees, set_env_)
             finalize_final_module_(self)
-            _set_pending_envs(self._codegen, set_env_)
+            if _PENDING_ENVS and (getattr(self, "_balance_kernel", False) or hasattr(self, "_balance_callees")):
+                _set_pending_envs(self._codegen, set_env_)  # only these link copies of code without its own
             return
         self._finalize_dynamic_globals()        # Numba's steps, less handing the module to the JIT to make
         self._verify_declare_only_symbols()     # machine code of (about 1.4 s of The Haunted Tower's compile)
@@ -501,6 +510,7 @@ def _install_once() -> bool:
     library._finalize_final_module = finalize_final_module
     jit_codegen.set_env = set_env
     jit_library.get_pointer_to_function = get_pointer_to_function
+    _SET_ENV.append(set_env_)
     library._optimize_final_module = optimize_once
     cache.save_overload = save_once
     _event.register("numba:compile", _CompileStack())
