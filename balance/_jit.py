@@ -214,7 +214,9 @@ def _is_flat(name: str) -> bool:
 
 
 def _install_always_inline() -> bool:
-    """Mark ``rules_jit_flat`` functions ``alwaysinline`` as each is handed to LLVM (once per process)."""
+    """Mark ``rules_jit_flat`` functions ``alwaysinline`` as each is handed to LLVM (once per process); the same hook
+    notes the recursion references in the module (:func:`_note_unresolved`), where reading them costs no call into
+    LLVM."""
     library = getattr(_codegen, "CPUCodeLibrary", None)
     original = getattr(library, "add_ir_module", None)
     if original is None or getattr(original, "_balance_flat", False):

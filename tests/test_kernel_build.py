@@ -256,6 +256,22 @@ print(got)
 '''
 
 
+def run_in_new_process(tmp_path, name: str, module: str, script: str, *args: str, timeout: int = 300,
+                       **env: str) -> str:
+    """Write `module` (as ``{name}_mod.py``) and `script` into tmp_path and run the script in a new Python process
+    with its own Numba cache there; it must exit 0 (a crash is a failure). Returns its standard output."""
+    import os
+    import subprocess
+    import sys
+    (tmp_path / f"{name}_mod.py").write_text(module)
+    (tmp_path / f"{name}_script.py").write_text(script)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path), **env)
+    res = subprocess.run([sys.executable, str(tmp_path / f"{name}_script.py"), *args], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=timeout)
+    assert res.returncode == 0, (res.returncode, res.stderr[-3000:])
+    return res.stdout
+
+
 def test_an_entry_point_is_optimised_whole_with_private_copies_and_cached_alone(tmp_path):
     """The entry point links every function below it as a private copy (a call the optimiser did not inline cannot
     be bound to a callee's unoptimised code), a callee keeps only its own code and is never cached (its code calls
@@ -263,19 +279,10 @@ def test_an_entry_point_is_optimised_whole_with_private_copies_and_cached_alone(
     ``round`` (helpers Numba compiles while it compiles) links them in: they once failed to link. A parallel
     driver's loop body is optimised once: the two wrappers Numba puts around it and the driver are glue, which links
     the optimised body in without optimising it again; the driver too runs alone from the cache."""
-    import os
-    import subprocess
-    import sys
     assert _jit._ONCE_READY, "the one-optimisation hooks could not be installed on this Numba"
-    (tmp_path / "once_mod.py").write_text(ONCE_MODULE)
-    (tmp_path / "once_script.py").write_text(ONCE_SCRIPT)
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path))
 
     def run(mode):
-        res = subprocess.run([sys.executable, str(tmp_path / "once_script.py"), mode], env=env, cwd=tmp_path,
-                             capture_output=True, text=True, timeout=300)
-        assert res.returncode == 0, res.stderr[-3000:]
-        return res.stdout.split()[-1]
+        return run_in_new_process(tmp_path, "once", ONCE_MODULE, ONCE_SCRIPT, mode).split()[-1]
 
     first = run("compile")
     cached = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").rglob("*.nbi"))
@@ -346,16 +353,7 @@ def test_a_callee_compiled_after_an_entry_point_calls_the_callee_not_the_entry_p
     private copy of `leaf` whose signature the optimiser was free to change. Called from Python, `second` must run
     the real `leaf`: when the private copy kept leaf's name, the JIT linker bound the call to it and the process
     crashed (as a Spooky Tower rule function did after Climbing Tower's kernel had compiled)."""
-    import os
-    import subprocess
-    import sys
-    (tmp_path / "shadow_mod.py").write_text(SHADOW_MODULE)
-    (tmp_path / "shadow_script.py").write_text(SHADOW_SCRIPT)
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path))
-    res = subprocess.run([sys.executable, str(tmp_path / "shadow_script.py")], env=env, cwd=tmp_path,
-                         capture_output=True, text=True, timeout=300)
-    assert res.returncode == 0, (res.returncode, res.stderr[-3000:])
-    got, expected = res.stdout.split()
+    got, expected = run_in_new_process(tmp_path, "shadow", SHADOW_MODULE, SHADOW_SCRIPT).split()
     assert got == expected
 
 
@@ -489,17 +487,9 @@ def test_code_without_machine_code_of_its_own_still_runs_wherever_it_is_needed(t
     run right wherever Numba needs more than the entry point's private copy: its environment (print), recursion that
     reaches a function by name, a ufunc loop called through its address, get_overload and recompile from Python.
     Each of these crashed, hung or failed in a review of the first version of these cuts."""
-    import os
-    import subprocess
-    import sys
-    (tmp_path / "edge_mod.py").write_text(EDGE_MODULE)
-    (tmp_path / "edge_script.py").write_text(EDGE_SCRIPT)
     # one thread: the loop body's lines in order (the body still runs as the parallel driver's copy)
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path), NUMBA_NUM_THREADS="1")
-    res = subprocess.run([sys.executable, str(tmp_path / "edge_script.py"), case], env=env, cwd=tmp_path,
-                         capture_output=True, text=True, timeout=240)
-    assert res.returncode == 0, (res.returncode, res.stderr[-3000:])
-    out = res.stdout.strip()
+    out = run_in_new_process(tmp_path, "edge", EDGE_MODULE, EDGE_SCRIPT, case, timeout=240,
+                             NUMBA_NUM_THREADS="1").strip()
     if case == "prange":
         assert out.splitlines() == ["body 0", "body 1", expected], out
     else:
