@@ -14,6 +14,7 @@ import pytest
 
 from balance.games import categories, counter_groups, registry
 from balance.scenario import load_scenario
+from chunk_split import assert_same_games
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted(registry())
@@ -64,8 +65,41 @@ def test_the_same_games_on_any_split(game):
     sc = _scenario(game)
     whole = _chunk(sc, n=300, blocks=1)
     parts = [_chunk(sc, game0=a, n=b - a, blocks=2) for a, b in ((0, 113), (113, 300))]
-    for key in whole:
-        assert np.array_equal(whole[key], np.concatenate([p[key] for p in parts])), key
+    assert_same_games(whole, *parts)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_tallies_from_the_kernels_per_block_sums_equal_those_from_the_rows(game):
+    """The kernel sums each counter group per block as it plays (``<key>_sums``) and the aggregator adds those sums
+    (stats.tally): every table the game fills (counter groups, roles, final counters, categories) comes out as from
+    the rows, in any number of blocks and chunks."""
+    from balance.games.kernel_common import SUMS_SUFFIX
+    from balance.stats.aggregate import Aggregator
+    sc = _scenario(game)
+    chunk = _chunk(sc, n=300, blocks=3)
+    groups = {g.chunk_key for g in counter_groups(sc.spec(), sc)}      # two groups may read one array
+    assert sorted(k for k in chunk if k.endswith(SUMS_SUFFIX)) == sorted(k + SUMS_SUFFIX for k in groups)
+    rows_only = {k: v for k, v in chunk.items() if not k.endswith(SUMS_SUFFIX)}
+    lineup = [s.strategy for s in sc.seats]
+    dicts = []
+    for chunks in ([rows_only], [chunk], [_chunk(sc, n=300, blocks=1)], [_chunk(sc, n=120, blocks=5),
+                                                                          _chunk(sc, game0=120, n=180, blocks=2)]):
+        agg = Aggregator(sc.spec(), lineup, sc.turn_cap, scenario=sc)
+        for c in chunks:
+            agg.update(c)
+        dicts.append(agg.tallies.to_dict())
+    assert all(d == dicts[0] for d in dicts[1:])
+    assert dicts[0]["games"] == 300 and sum(dicts[0]["seat_wins"]) > 0
+    assert all(np.any(g["totals_won"]) and np.any(g["unused_wins"]) for g in dicts[0]["groups"])
+
+
+def test_per_block_sums_of_the_wrong_shape_are_refused():
+    from balance.stats.aggregate import Aggregator
+    sc = _scenario("spooky_tower")
+    chunk = _chunk(sc, n=50, blocks=2)
+    chunk["counters_sums"] = chunk["counters_sums"][:, :3]
+    with pytest.raises(ValueError, match=r"counters_sums: per-block sums are int64\[B, 4, 36\], not int64\[2, 3, 36\]"):
+        Aggregator(sc.spec(), [s.strategy for s in sc.seats], sc.turn_cap, scenario=sc).update(chunk)
 
 
 @pytest.mark.parametrize("game", GAMES)

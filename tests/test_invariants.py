@@ -21,6 +21,7 @@ from balance.games.spooky_tower.layout import (CARD_FX, CARD_NFX, CARD_VALUE, GH
                                                KINDS, LOC, M_STACK, MAX_FX, MAX_PER_VALUE, MAX_PLAYERS, N_PARAMS, NV,
                                                OPT, SC, TOWN_N, VALUE_COUNT, VALUE_FIRST, cnt_at, hand_at, hand_n_at,
                                                param_at, pl_at, town_at)
+from chunk_split import assert_same_games
 
 CHECKS = (
     "ok", "Town stack size out of range", "Town card of another value", "Town card not marked LOC_TOWN",
@@ -291,10 +292,6 @@ def _same(a: dict, b: dict):
         assert a[k].dtype == b[k].dtype and np.array_equal(a[k], b[k]), k
 
 
-def _cat(*chunks: dict) -> dict:
-    return {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
-
-
 def test_run_chunk_outputs_are_consistent(spooky_compiled):
     compiled = _mixed(spooky_compiled)
     out = run_chunk(compiled, seed=3, rotate=True, game0=0, n_games=5000, n_blocks=4)
@@ -326,8 +323,7 @@ def test_same_seed_same_games_for_any_thread_count(spooky_compiled):
 def test_same_seed_same_games_for_any_chunk_split(spooky_compiled):
     compiled = _mixed(spooky_compiled)
     whole = run_chunk(compiled, seed=11, rotate=True, game0=0, n_games=20_000, n_blocks=1)
-    split = _cat(run_chunk(compiled, seed=11, rotate=True, game0=0, n_games=7_000, n_blocks=3),
-                 run_chunk(compiled, seed=11, rotate=True, game0=7_000, n_games=13_000, n_blocks=7))
-    _same(whole, split)
+    assert_same_games(whole, run_chunk(compiled, seed=11, rotate=True, game0=0, n_games=7_000, n_blocks=3),
+                      run_chunk(compiled, seed=11, rotate=True, game0=7_000, n_games=13_000, n_blocks=7))
     other_seed = run_chunk(compiled, seed=12, rotate=True, game0=0, n_games=20_000, n_blocks=1)
     assert not np.array_equal(whole["turns"], other_seed["turns"])

@@ -19,6 +19,7 @@ from balance.games.haunted_tower import STRATEGIES, compile_scenario, run_chunk
 from balance.games.haunted_tower import enums as E
 from balance.games.haunted_tower import layout as L
 from balance.games.haunted_tower.kernel import play_game_nb, seat_lineup_nb, trace_game
+from chunk_split import assert_same_games
 
 CHECKS = (
     "ok", "chit place unknown or unfinished", "chit on the board/floor not in its square's slot",
@@ -257,6 +258,5 @@ def test_same_seed_same_games_for_any_thread_count_and_chunk_split():
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     parts = [run_chunk(compiled, seed=9, rotate=True, game0=a, n_games=b - a, n_blocks=3)
              for a, b in ((0, 7), (7, 300), (300, 600))]
-    for key, value in whole.items():
-        assert np.array_equal(value, one[key]), key
-        assert np.array_equal(value, np.concatenate([p[key] for p in parts])), key
+    assert_same_games(whole, one)
+    assert_same_games(whole, *parts)

@@ -1,4 +1,5 @@
-"""Kernel pieces every game shares, written once: the trace buffer and the test scripts.
+"""Kernel pieces every game shares, written once: the trace buffer, the test scripts, the per-block counter sums
+and the chunk's output arrays.
 
 Each game keeps its own state layout, so these take the offsets of its regions; a game's ``emit_nb`` and
 ``scripted_nb`` are one-line calls with its layout's constants, which Numba folds in.
@@ -7,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import rules_jit_inline
+from .._jit import rules_jit, rules_jit_inline
+
+SUMS_SUFFIX = "_sums"    # a chunk's <group key>_sums: per-block sums of that group's rows (add_counter_sums_nb)
 
 
 @rules_jit_inline
@@ -44,3 +47,49 @@ def load_script(s: np.ndarray, script: int, n_at: int, i_at: int, values) -> Non
     s[script:script + len(values)] = values
     s[n_at] = len(values)
     s[i_at] = 0
+
+
+@rules_jit
+def add_counter_sums_nb(rows, game, seats, width, mask, sums, block):
+    """Add one game's counter rows to its block's running sums, for the aggregator (``stats.tally``: it adds these
+    sums instead of reading the chunk's rows again, issue 14). ``rows``: a counter group's int16 array [G, seats, I,
+    C] flattened, ``width`` = I * C; ``sums``: its per-block sums [B, 4, width] flattened, holding every seat's
+    counters, the winning seats' (bit p of ``mask``), and the same two for "above zero". Read right after the
+    kernel wrote the rows, while they are in the cache; unsigned indices, so no negative-index checks keep the
+    compiler from vectorising it (about 40 ns a game for Spooky Tower's 3 x 36 counters, against 420 ns for the
+    same loop over the 4-d arrays)."""
+    w = np.uint64(width)
+    first = np.uint64(game) * np.uint64(seats) * w
+    at = np.uint64(block) * np.uint64(4) * w
+    for p in range(seats):
+        keep = -((np.int64(mask) >> p) & 1)        # all bits set when seat p won, else none
+        r = first + np.uint64(p) * w
+        for j in range(w):
+            x = np.int64(rows[r + j])
+            pos = np.int64(x > 0)
+            sums[at + j] += x
+            sums[at + w + j] += x & keep
+            sums[at + np.uint64(2) * w + j] += pos
+            sums[at + np.uint64(3) * w + j] += pos & keep
+
+
+def chunk_arrays(out: dict | None, game0: int, n_games: int, make) -> dict:
+    """The per-game output arrays of a chunk: views of the first ``n_games`` rows of ``out`` (an earlier chunk's,
+    played into again) when it is large enough, else ``make(n_games)``; ``game`` filled in. Reusing them spares the
+    operating system zeroing new pages for every chunk: about 6% of a 2M-game chunk on the 2-core machine."""
+    if out is None or out["game"].shape[0] < n_games:
+        out = make(n_games)
+    out = {k: v[:n_games] for k, v in out.items() if not k.endswith(SUMS_SUFFIX)}
+    out["game"][:] = np.arange(game0, game0 + n_games, dtype=np.int64)
+    return out
+
+
+def counter_sums(out: dict, n_blocks: int, *keys: str) -> list:
+    """Zeroed per-block sums ([n_blocks, 4, I * C] int64, see :func:`add_counter_sums_nb`) of these counter groups
+    of the chunk ``out``, added to it as ``<key>_sums``; returned in the order of ``keys``."""
+    sums = []
+    for key in keys:
+        _, _, I, C = out[key].shape
+        out[key + SUMS_SUFFIX] = np.zeros((n_blocks, 4, I * C), np.int64)
+        sums.append(out[key + SUMS_SUFFIX])
+    return sums

@@ -17,6 +17,10 @@ Chunk layout (G games, P seats, K per-seat counters; each counter group g has I_
     final         int16[G, P, K]  each seat's final per-player counters
     <chunk_key>   int16[G, P, I_g, C_g] per counter group ("counters" for the first); a co-operative game's
                   group may have one seat, int16[G, 1, I_g, C_g]: counters of the team
+    <chunk_key>_sums int64[B, 4, I_g * C_g] optional, per counter group: its rows summed by the kernel per block
+                  of games (all rows, the winning seats' rows, and the same two for "above zero"; see
+                  ``games.kernel_common.add_counter_sums_nb``); when present the aggregator adds these instead of
+                  reading the group's rows again
     <category chunk_key> int16[G] per category (``GameSpec.categories``): label index, -1 none
 
 A seat wins a game when its bit is in the win mask: with a tie, every tied seat wins (``tied_games`` counts them).
@@ -34,6 +38,7 @@ import pandas as pd
 from numba import njit
 
 from .intervals import wilson
+from .tally import SUMS_SUFFIX, _tally_group_nb, add_group_sums, tally_rows  # noqa: F401 - tests import the group tally
 from .team import CategoryTallies
 
 _ARRAYS = ("seat_games", "seat_finished", "seat_wins", "seat_slot_games", "slot_games", "slot_wins",
@@ -43,97 +48,6 @@ _ARRAYS = ("seat_games", "seat_finished", "seat_wins", "seat_slot_games", "slot_
 _UNUSED = {"cooperative": False, "victory_wins": None, "categories": [], "seat_slot_wins": None}    # fields to_dict leaves out at these
 _GROUP_ARRAYS = ("totals", "totals_won", "used_pairs", "used_wins", "unused_pairs", "unused_wins")
 _LENGTH_AXIS = {"turns_hist": 1, "rounds_hist": 1, "seat_wins_by_turns": 0, "seat_wins_by_rounds": 0}
-
-
-@njit(cache=True, nogil=True)
-def _tally_nb(mask, victory, turns, rounds, slots, seat_wins, seat_slot_games, seat_slot_wins, slot_games,
-              slot_wins, victory_games, victory_wins, turns_hist, rounds_hist, seat_wins_by_turns,
-              seat_wins_by_rounds):
-    """Add one chunk's games to the seat, victory and length tallies in place, in one pass over the games; returns
-    (finished games, tied games). A game counts as won for ``victory_wins`` when some seat won it."""
-    G, P = slots.shape
-    finished = 0
-    tied = 0
-    for g in range(G):
-        m, v, tu, ro = mask[g], victory[g], turns[g], rounds[g]
-        finished += v != 0
-        victory_games[v] += 1
-        victory_wins[v] += m != 0
-        turns_hist[v, tu] += 1
-        rounds_hist[v, ro] += 1
-        n_won = 0
-        for p in range(P):
-            seat_slot_games[p, slots[g, p]] += 1
-            slot_games[slots[g, p]] += 1
-            if (m >> p) & 1:
-                n_won += 1
-                seat_wins[p] += 1
-                seat_slot_wins[p, slots[g, p]] += 1
-                slot_wins[slots[g, p]] += 1
-                seat_wins_by_turns[tu, p] += 1
-                seat_wins_by_rounds[ro, p] += 1
-        tied += n_won > 1
-    return finished, tied
-
-
-@njit(cache=True, nogil=True)
-def _tally_group_nb(mask, counters, used_counter, totals, totals_won, used_pairs, used_wins, unused_pairs,
-                    unused_wins):
-    """Add one chunk's per-(seat, thing) counters of one group: totals (all seats, and the winners'), and for each
-    thing how many (game, seat) pairs used it and won, and did not use it and won.
-
-    The largest tally of a chunk (I * C numbers per seat and game). Each (game, seat) row is read once, as one
-    contiguous run of the flat array, into four int32 sums per counter (all rows, the winners' rows through a mask,
-    and the same for "above zero"): branch-free, so the compiler vectorises it, and half the time of a loop that
-    branched on the win and read the "used" counters with a stride. An int16 row adds at most 2**15 in magnitude,
-    so the int32 sums are moved into int64 every 2**15 rows and cannot overflow. A thing not used is a pair not
-    among the used ones (no second count per thing)."""
-    G, P, I, C = counters.shape
-    IC = I * C
-    flat = counters.reshape(G * P * IC)
-    s_all = np.zeros(IC, np.int32)
-    s_won = np.zeros(IC, np.int32)
-    pos_all = np.zeros(IC, np.int32)
-    pos_won = np.zeros(IC, np.int32)
-    out = np.zeros((4, IC), np.int64)
-    won_pairs = 0
-    n = 0
-    for g in range(G):
-        m = np.int64(mask[g])
-        for p in range(P):
-            keep = -np.int32((m >> p) & 1)  # all bits set when the seat won, else none
-            won_pairs -= keep
-            base = (g * P + p) * IC
-            for j in range(IC):
-                x = np.int32(flat[base + j])
-                pos = np.int32(x > 0)
-                s_all[j] += x
-                s_won[j] += x & keep
-                pos_all[j] += pos
-                pos_won[j] += pos & keep
-            n += 1
-            if n == 32768 or (g == G - 1 and p == P - 1):
-                for j in range(IC):
-                    out[0, j] += s_all[j]
-                    out[1, j] += s_won[j]
-                    out[2, j] += pos_all[j]
-                    out[3, j] += pos_won[j]
-                    s_all[j] = 0
-                    s_won[j] = 0
-                    pos_all[j] = 0
-                    pos_won[j] = 0
-                n = 0
-    flat_totals = totals.reshape(IC)
-    flat_won = totals_won.reshape(IC)
-    for j in range(IC):
-        flat_totals[j] += out[0, j]
-        flat_won[j] += out[1, j]
-    for i in range(I):
-        used, used_won = out[2, i * C + used_counter], out[3, i * C + used_counter]
-        used_pairs[i] += used
-        used_wins[i] += used_won
-        unused_pairs[i] += G * P - used
-        unused_wins[i] += won_pairs - used_won
 
 
 @njit(cache=True, nogil=True)
@@ -155,28 +69,6 @@ def _watch_nb(turns, victory, margin):
 
 
 _MASKS = np.array([0] + [1 << p for p in range(7)], np.int8)     # win mask of winner -1 (none), 0 .. 6
-
-
-@njit(cache=True, nogil=True)
-def _tally_final_nb(mask, final, roles, has_roles, seat_sum, seat_sq, role_games, role_wins, role_sum, role_sq,
-                    seat_role_games):
-    """Add one chunk's per-seat final counters (sums and sums of squares, by seat and by role) and the roles' games
-    and wins."""
-    G, P, K = final.shape
-    for g in range(G):
-        for p in range(P):
-            r = roles[g, p] if has_roles else 0
-            if has_roles:
-                role_games[r] += 1
-                role_wins[r] += (mask[g] >> p) & 1
-                seat_role_games[p, r] += 1
-            for k in range(K):
-                x = np.int64(final[g, p, k])
-                seat_sum[p, k] += x
-                seat_sq[p, k] += x * x
-                if has_roles:
-                    role_sum[r, k] += x
-                    role_sq[r, k] += x * x
 
 
 @dataclass
@@ -495,24 +387,25 @@ class Aggregator:
             t.grow_lengths(n_len)
         t.games += G
         t.seat_games += G
-        scratch = lambda a, shape: np.zeros(shape, np.int64) if a is None else a    # noqa: E731 (not kept)
-        finished, tied = _tally_nb(mask, victory, turns, rounds, slots, t.seat_wins, t.seat_slot_games,
-                                   scratch(t.seat_slot_wins, t.seat_slot_games.shape), t.slot_games, t.slot_wins,
-                                   t.victory_games, scratch(t.victory_wins, t.victory_games.shape), t.turns_hist,
-                                   t.rounds_hist, t.seat_wins_by_turns, t.seat_wins_by_rounds)
+        rows = {"game": game, "win_mask": mask, "victory": victory, "turns": turns, "rounds": rounds,
+                "seat_strategy": slots}
+        for grp in t.groups:            # a group summed by the kernel is added from its sums, below
+            if grp.chunk_key + SUMS_SUFFIX not in chunk:
+                rows[grp.chunk_key] = np.ascontiguousarray(chunk[grp.chunk_key])
+        if "final" in chunk:
+            rows["final"] = np.ascontiguousarray(chunk["final"])
+            if t.role_name is not None:
+                rows["seat_role"] = np.asarray(chunk["seat_role"])
+        wins_before = t.seat_wins.copy()
+        finished, tied = tally_rows(t, rows)
         t.seat_finished += finished
         t.tied_games += tied
-        for grp in t.groups:
-            _tally_group_nb(mask, np.ascontiguousarray(chunk[grp.chunk_key]), grp.used_counter, grp.totals,
-                            grp.totals_won,
-                            grp.used_pairs, grp.used_wins, grp.unused_pairs, grp.unused_wins)
+        won_pairs = np.cumsum(t.seat_wins - wins_before)      # (game, seat) pairs won among the first 1, 2, .. seats
+        for grp in (g for g in t.groups if g.chunk_key + SUMS_SUFFIX in chunk):
+            seats = 1 if grp.per_team else len(t.lineup)
+            add_group_sums(grp, np.asarray(chunk[grp.chunk_key + SUMS_SUFFIX]), int(won_pairs[seats - 1]), G, seats)
         for cat in t.categories:
             cat.update(np.asarray(chunk[cat.chunk_key]), mask, victory, rounds)
-        if "final" in chunk:
-            has_roles = t.role_name is not None
-            roles = np.asarray(chunk["seat_role"]) if has_roles else slots
-            _tally_final_nb(mask, np.asarray(chunk["final"]), roles, has_roles, t.seat_final_sum, t.seat_final_sq,
-                            t.role_games, t.role_wins, t.role_final_sum, t.role_final_sq, t.seat_role_games)
 
         self._watch(chunk, game, victory, turns)
 
@@ -575,6 +468,12 @@ class Aggregator:
                 raise ValueError(f"chunk shapes {slots.shape}, {counters.shape} do not match P={P}, "
                                  f"I={len(grp.labels)}, C={len(grp.counter_names)} ({grp.name})")
             grp.per_team = seats == 1 and P > 1
+            sums = chunk.get(grp.chunk_key + SUMS_SUFFIX)
+            if sums is not None and (np.asarray(sums).dtype != np.int64 or np.asarray(sums).ndim != 3 or
+                                     np.asarray(sums).shape[1:] != (4, len(grp.labels) * len(grp.counter_names))):
+                raise ValueError(f"{grp.chunk_key}{SUMS_SUFFIX}: per-block sums are int64[B, 4, "
+                                 f"{len(grp.labels) * len(grp.counter_names)}], not {np.asarray(sums).dtype}"
+                                 f"{list(np.asarray(sums).shape)} ({grp.name})")
         for cat in t.categories:
             if np.asarray(chunk[cat.chunk_key]).shape != (G,):
                 raise ValueError(f"{cat.chunk_key}: a category's chunk array is int16[G] ({cat.name})")

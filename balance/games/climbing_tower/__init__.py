@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import CategorySpec, Contrast, CounterGroup, GameSpec, ParamSpec, StrategySpec, lazy
+from ..kernel_common import chunk_arrays, counter_sums
 from . import enums as E
 from . import layout as L
 from .arrays import compile_rules, tower_labels
@@ -55,28 +56,28 @@ def compile_scenario(scenario):
 def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
               out: dict | None = None) -> dict:
     """Play one chunk of games; the per-game outcome arrays the shared layers expect (team counters have one
-    seat)."""
+    seat), and each counter group summed per block (``<key>_sums``, for the aggregator)."""
     from .kernel import simulate_nb
 
     s0, f0, kinds, params = compiled
     n_cards = int(s0[L.OPT + L.OPT_N_CARDS])
-    if out is None or out["game"].shape[0] < n_games:
-        out = {
-            "game": np.empty(n_games, np.int64), "winner": np.empty(n_games, np.int8),
-            "win_mask": np.empty(n_games, np.int8), "victory": np.empty(n_games, np.int8),
-            "turns": np.empty(n_games, np.int32), "rounds": np.empty(n_games, np.int32),
-            "seat_strategy": np.empty((n_games, 2), np.int8), "final": np.empty((n_games, 2, L.N_FINAL), np.int16),
-            "cards": np.empty((n_games, 1, n_cards, L.N_CC), np.int16),
-            "skills": np.empty((n_games, 1, L.N_SKILLS, L.N_SK), np.int16),
-            "team": np.empty((n_games, 1, 1, L.N_TEAM), np.int16),
-            "tower": np.empty(n_games, np.int16), "boss_side": np.empty(n_games, np.int16),
-            "draws": np.empty(n_games, np.int64),
-        }
-    out = {k: v[:n_games] for k, v in out.items()}
-    out["game"][:] = np.arange(game0, game0 + n_games, dtype=np.int64)
-    simulate_nb(s0, f0, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, max(1, n_blocks),
+    out = chunk_arrays(out, game0, n_games, lambda n: {
+        "game": np.empty(n, np.int64), "winner": np.empty(n, np.int8),
+        "win_mask": np.empty(n, np.int8), "victory": np.empty(n, np.int8),
+        "turns": np.empty(n, np.int32), "rounds": np.empty(n, np.int32),
+        "seat_strategy": np.empty((n, 2), np.int8), "final": np.empty((n, 2, L.N_FINAL), np.int16),
+        "cards": np.empty((n, 1, n_cards, L.N_CC), np.int16),
+        "skills": np.empty((n, 1, L.N_SKILLS, L.N_SK), np.int16),
+        "team": np.empty((n, 1, 1, L.N_TEAM), np.int16),
+        "tower": np.empty(n, np.int16), "boss_side": np.empty(n, np.int16),
+        "draws": np.empty(n, np.int64),
+    })
+    n_blocks = max(1, n_blocks)
+    sums = counter_sums(out, n_blocks, "cards", "skills", "team")
+    simulate_nb(s0, f0, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, n_blocks,
                 out["winner"], out["win_mask"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"],
-                out["final"], out["cards"], out["skills"], out["team"], out["tower"], out["boss_side"], out["draws"])
+                out["final"], out["cards"], out["skills"], out["team"], out["tower"], out["boss_side"], out["draws"],
+                *sums)
     return out
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import CounterGroup, GameSpec, ParamSpec, StrategySpec, lazy
+from ..kernel_common import chunk_arrays, counter_sums
 from . import enums as E
 from . import layout as L
 from .arrays import compile_rules, seat_heroes
@@ -111,29 +112,28 @@ def compile_scenario(scenario):
 def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
               out: dict | None = None) -> dict:
     """Play one chunk of games; per-game outcome arrays keyed as the shared layers expect (``out``: an earlier
-    chunk's arrays to play into, as for Spooky Tower)."""
+    chunk's arrays to play into, as for Spooky Tower), and each counter group summed per block (``<key>_sums``)."""
     from .kernel import simulate_nb
 
     s0, f0, g, d, kinds, params, heroes, _rotate, hero_rotate = compiled
     p = kinds.shape[0]
     n_mon = int(s0[L.OPT + L.OPT_N_MONSTERS])
     n_items = int(s0[L.OPT + L.OPT_N_ITEMS])
-    if out is None or out["game"].shape[0] < n_games:
-        out = {
-            "game": np.empty(n_games, np.int64),
-            "winner": np.empty(n_games, np.int8), "win_mask": np.empty(n_games, np.int8),
-            "victory": np.empty(n_games, np.int8), "turns": np.empty(n_games, np.int32),
-            "rounds": np.empty(n_games, np.int32), "seat_strategy": np.empty((n_games, p), np.int8),
-            "seat_role": np.empty((n_games, p), np.int8), "final": np.empty((n_games, p, L.N_FINAL), np.int16),
-            "counters": np.empty((n_games, p, n_mon, L.N_MC), np.int16),
-            "items": np.empty((n_games, p, n_items, L.N_IC), np.int16), "draws": np.empty(n_games, np.int64),
-        }
-    out = {k: v[:n_games] for k, v in out.items()}
-    out["game"][:] = np.arange(game0, game0 + n_games, dtype=np.int64)
+    out = chunk_arrays(out, game0, n_games, lambda n: {
+        "game": np.empty(n, np.int64),
+        "winner": np.empty(n, np.int8), "win_mask": np.empty(n, np.int8),
+        "victory": np.empty(n, np.int8), "turns": np.empty(n, np.int32),
+        "rounds": np.empty(n, np.int32), "seat_strategy": np.empty((n, p), np.int8),
+        "seat_role": np.empty((n, p), np.int8), "final": np.empty((n, p, L.N_FINAL), np.int16),
+        "counters": np.empty((n, p, n_mon, L.N_MC), np.int16),
+        "items": np.empty((n, p, n_items, L.N_IC), np.int16), "draws": np.empty(n, np.int64),
+    })
+    n_blocks = max(1, n_blocks)
+    sums = counter_sums(out, n_blocks, "counters", "items")
     simulate_nb(s0, f0, g, d, kinds, params, heroes, bool(rotate), bool(hero_rotate), np.uint64(seed), game0,
-                n_games, max(1, n_blocks), out["winner"], out["win_mask"], out["victory"], out["turns"],
+                n_games, n_blocks, out["winner"], out["win_mask"], out["victory"], out["turns"],
                 out["rounds"], out["seat_strategy"], out["seat_role"], out["final"], out["counters"], out["items"],
-                out["draws"])
+                out["draws"], *sums)
     return out
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..._jit import rules_jit, rules_jit_inline
-from ..kernel_common import emit_at_nb, load_script
+from ..kernel_common import add_counter_sums_nb, emit_at_nb, load_script
 from ...rng import (PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_pair_nb,
                    flat_shuffle_nb)
 from . import enums as E
@@ -500,14 +500,17 @@ def draws_nb(s, n_players):
 
 @njit(cache=True, parallel=True)
 def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_games, n_blocks,
-                winner, victory, turns, rounds, slots, final, counters, draws):
-    """Play games game0 .. game0+n_games-1 into the per-game output arrays.
+                winner, victory, turns, rounds, slots, final, counters, draws, sums):
+    """Play games game0 .. game0+n_games-1 into the per-game output arrays, and each block's counters summed into
+    ``sums[b]`` (kernel_common.add_counter_sums_nb).
 
     Games are split into `n_blocks` contiguous blocks run in parallel, each with its own copy of the state; every
     game draws only from its own (seed, game) streams, so outputs do not depend on the split or the thread count.
     """
     n_players = lineup_kinds.shape[0]
     per_block = (n_games + n_blocks - 1) // n_blocks
+    width = counters.shape[2] * counters.shape[3]
+    rows, flat_sums = counters.reshape(counters.size), sums.reshape(sums.size)
     for b in prange(n_blocks):
         s = s0.copy()
         f = f0.copy()
@@ -530,6 +533,8 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
                 for v in range(E.N_VALUES - 1):         # plain indices: a view of the row would cost a runtime call
                     for k in range(E.N_CNT):
                         counters[i, p, v, k] = s[cnt_at(p, v + 1, k)]
+            w = s[SC + E.SC_WINNER]
+            add_counter_sums_nb(rows, i, n_players, width, (1 << w) if w >= 0 else 0, flat_sums, b)
             draws[i] = draws_nb(s, n_players)
 
 
