@@ -6,9 +6,11 @@ each a whole process (import, kernel load from the Numba cache, every chunk aggr
 start-up cancels out. The kernel and the two runs alternate REPEATS times; the best of each is compared, as
 `balance bench` reports its best of 3. On a shared machine the ratio is what to read, with the load beside it.
 It also prints the kernel's share of the large run's loop (its median over the repeats, from the run's own timing):
-what is missing from 1.000 went to aggregating and bookkeeping between chunks.
+what is missing from 1.000 went to aggregating and bookkeeping between chunks. And each repeat's own ratio, from
+its three measurements taken back to back, with their median: steadier than the ratio of the bests where the
+machine's speed drifts from minute to minute.
 
-    python benchmarks/bench_run.py [--seconds 3] [--repeats 3] [--game spooky_tower ...]
+    python benchmarks/bench_run.py [--seconds 3] [--repeats 5] [--game spooky_tower ...]
 """
 from __future__ import annotations
 
@@ -48,25 +50,32 @@ def measure(game: str, seconds: float, repeats: int, extra: list[str]) -> dict:
     large = small + int(probe * seconds)
     run_wall(path, 1_000, extra)        # the Numba cache warm for the run processes
     best = {"kernel": 0.0, "small": float("inf"), "large": float("inf")}
-    shares = []
+    shares, ratios = [], []
     for _ in range(repeats):
-        best["kernel"] = max(best["kernel"], kernel_rate(scenario, min(large, 2_000_000)))
-        best["small"] = min(best["small"], run_wall(path, small, extra)[0])
+        kernel = kernel_rate(scenario, min(large, 2_000_000))
+        small_wall = run_wall(path, small, extra)[0]
         wall, timing = run_wall(path, large, extra)
+        best["kernel"] = max(best["kernel"], kernel)
+        best["small"] = min(best["small"], small_wall)
         best["large"] = min(best["large"], wall)
+        # the same ratio from this repeat's three measurements alone, taken back to back: on a machine whose speed
+        # drifts between minutes, their median is steadier than the ratio of the bests, which may come from
+        # different minutes
+        ratios.append((large - small) / (wall - small_wall) / kernel)
         # the share of the large run's loop (its wall after the compile) that the kernel was playing: the rest went
         # to aggregation and bookkeeping between chunks
         shares.append(timing["simulate_s"] / (timing["wall_s"] - timing["compile_s"]))
     marginal = (large - small) / (best["large"] - best["small"])
     return {"game": game, "kernel": best["kernel"], "marginal": marginal, "ratio": marginal / best["kernel"],
-            "small": small, "large": large, "kernel_share": sorted(shares)[len(shares) // 2]}
+            "small": small, "large": large, "kernel_share": sorted(shares)[len(shares) // 2],
+            "ratios": sorted(ratios)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", choices=sorted(SCENARIOS))
     parser.add_argument("--seconds", type=float, default=3.0, help="kernel seconds between the two run sizes")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--executor-args", default="", help="extra `balance run` arguments (an executor)")
     args = parser.parse_args()
     from balance.bench import machine
@@ -76,6 +85,9 @@ def main() -> None:
         print(f"{r['game']:15s} kernel {r['kernel']:>11,.0f} games/s   run marginal {r['marginal']:>11,.0f} games/s "
               f"({r['small']:,} to {r['large']:,} games)   run / kernel = {r['ratio']:.3f}   kernel share of the run's "
               f"loop {r['kernel_share']:.3f}", flush=True)
+        print(f"{'':15s} run / kernel of each repeat, back to back: "
+              f"{', '.join(f'{x:.3f}' for x in r['ratios'])} (median {r['ratios'][len(r['ratios']) // 2]:.3f})",
+              flush=True)
     print(f"load average at end {os.getloadavg()[0]:.1f}")
 
 
