@@ -78,7 +78,7 @@ def test_the_tallies_from_the_kernels_per_block_sums_equal_those_from_the_rows(g
     sc = _scenario(game)
     chunk = _chunk(sc, n=300, blocks=3)
     groups = {g.chunk_key for g in counter_groups(sc.spec(), sc)}      # two groups may read one array
-    assert sorted(k for k in chunk if k.endswith(SUMS_SUFFIX)) == sorted(k + SUMS_SUFFIX for k in groups)
+    assert {k for k in chunk if k.endswith(SUMS_SUFFIX)} <= {k + SUMS_SUFFIX for k in groups}
     rows_only = {k: v for k, v in chunk.items() if not k.endswith(SUMS_SUFFIX)}
     lineup = [s.strategy for s in sc.seats]
     dicts = []

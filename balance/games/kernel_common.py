@@ -86,10 +86,12 @@ def chunk_arrays(out: dict | None, game0: int, n_games: int, make) -> dict:
 
 def counter_sums(out: dict, n_blocks: int, *keys: str) -> list:
     """Zeroed per-block sums ([n_blocks, 4, I * C] int64, see :func:`add_counter_sums_nb`) of these counter groups
-    of the chunk ``out``, added to it as ``<key>_sums``; returned in the order of ``keys``."""
-    sums = []
+    of the chunk ``out``, added to it as ``<key>_sums``. Returns, in the order of ``keys``, each group's rows and
+    sums as flat views, as the kernel reads them (flattened here: a reshape inside the kernel cost its compile about
+    a second)."""
+    flat = []
     for key in keys:
         _, _, I, C = out[key].shape
         out[key + SUMS_SUFFIX] = np.zeros((n_blocks, 4, I * C), np.int64)
-        sums.append(out[key + SUMS_SUFFIX])
-    return sums
+        flat += [out[key].reshape(-1), out[key + SUMS_SUFFIX].reshape(-1)]
+    return flat

@@ -56,7 +56,8 @@ def compile_scenario(scenario):
 def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
               out: dict | None = None) -> dict:
     """Play one chunk of games; the per-game outcome arrays the shared layers expect (team counters have one
-    seat), and each counter group summed per block (``<key>_sums``, for the aggregator)."""
+    seat), and the card counters, 120 a game, summed per block (``cards_sums``, for the aggregator; the skill and team
+    counters, 15 a game, are tallied from the rows: each group summed in the kernel costs its compile)."""
     from .kernel import simulate_nb
 
     s0, f0, kinds, params = compiled
@@ -73,11 +74,10 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
         "draws": np.empty(n, np.int64),
     })
     n_blocks = max(1, n_blocks)
-    sums = counter_sums(out, n_blocks, "cards", "skills", "team")
     simulate_nb(s0, f0, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, n_blocks,
                 out["winner"], out["win_mask"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"],
                 out["final"], out["cards"], out["skills"], out["team"], out["tower"], out["boss_side"], out["draws"],
-                *sums)
+                *counter_sums(out, n_blocks, "cards"))
     return out
 
 

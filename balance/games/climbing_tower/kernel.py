@@ -137,16 +137,13 @@ def draws_nb(s):
 
 @njit(cache=True, parallel=True)
 def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_games, n_blocks, winner, win_mask,
-                victory, turns, rounds, slots, final, cards, skills, team, tower, boss_side, draws, card_sums,
-                skill_sums, team_sums):
+                victory, turns, rounds, slots, final, cards, skills, team, tower, boss_side, draws, card_rows,
+                card_sums):
     """Play games game0 .. game0+n_games-1 into the per-game output arrays, in `n_blocks` parallel blocks (each game
     draws only from its own streams, so the outputs do not depend on the split), and each block's counter groups
-    summed into ``<group>_sums[b]`` (kernel_common.add_counter_sums_nb)."""
+    summed into ``card_sums`` (``card_rows``: the card counters flattened; see kernel_common.add_counter_sums_nb)."""
     per_block = (n_games + n_blocks - 1) // n_blocks
     n_cards = s0[OPT + OPT_N_CARDS]
-    card_rows, card_flat = cards.reshape(cards.size), card_sums.reshape(card_sums.size)
-    skill_rows, skill_flat = skills.reshape(skills.size), skill_sums.reshape(skill_sums.size)
-    team_rows, team_flat = team.reshape(team.size), team_sums.reshape(team_sums.size)
     for b in prange(n_blocks):
         s = s0.copy()
         f = f0.copy()
@@ -173,10 +170,7 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
                     skills[i, 0, k, j] = s[sk_at(k, j)]
             for k in range(N_TEAM):
                 team[i, 0, 0, k] = s[TEAM + k]
-            mask = 3 if won else 0
-            add_counter_sums_nb(card_rows, i, 1, n_cards * N_CC, mask, card_flat, b)
-            add_counter_sums_nb(skill_rows, i, 1, N_SKILLS * N_SK, mask, skill_flat, b)
-            add_counter_sums_nb(team_rows, i, 1, N_TEAM, mask, team_flat, b)
+            add_counter_sums_nb(card_rows, i, 1, n_cards * N_CC, 3 if won else 0, card_sums, b)
             draws[i] = draws_nb(s)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..._jit import rules_jit
-from ..kernel_common import add_counter_sums_nb, load_script
+from ..kernel_common import load_script
 from . import enums as E
 from . import strategies as S
 from .combat import STOP, fight_nb, use_up_nb
@@ -322,10 +322,8 @@ def draws_nb(s, n_players):
 
 @njit(cache=True, parallel=True)
 def simulate_nb(s0, f0, g, d, lineup_kinds, lineup_params, heroes, rotate, hero_rotate, seed, game0, n_games,
-                n_blocks, winner, win_mask, victory, turns, rounds, slots, roles, final, monsters, items, draws,
-                monster_sums, item_sums):
-    """Play games game0 .. game0+n_games-1 into the per-game output arrays, and each block's counter groups summed
-    into ``<group>_sums[b]`` (kernel_common.add_counter_sums_nb).
+                n_blocks, winner, win_mask, victory, turns, rounds, slots, roles, final, monsters, items, draws):
+    """Play games game0 .. game0+n_games-1 into the per-game output arrays.
 
     Games are split into `n_blocks` contiguous blocks run in parallel, each with its own copy of the state; every
     game draws only from its own (seed, game) streams, so outputs do not depend on the split or the thread count.
@@ -334,8 +332,6 @@ def simulate_nb(s0, f0, g, d, lineup_kinds, lineup_params, heroes, rotate, hero_
     n_mon = monsters.shape[2]
     n_items = items.shape[2]
     per_block = (n_games + n_blocks - 1) // n_blocks
-    monster_rows, monster_flat = monsters.reshape(monsters.size), monster_sums.reshape(monster_sums.size)
-    item_rows, item_flat = items.reshape(items.size), item_sums.reshape(item_sums.size)
     for b in prange(n_blocks):
         s = s0.copy()
         f = f0.copy()
@@ -357,8 +353,6 @@ def simulate_nb(s0, f0, g, d, lineup_kinds, lineup_params, heroes, rotate, hero_
                 for m in range(n_items):
                     for k in range(N_IC):
                         items[i, p, m, k] = s[icnt_at(p, m, k)]
-            add_counter_sums_nb(monster_rows, i, n_players, n_mon * N_MC, s[SC + SC_WIN_MASK], monster_flat, b)
-            add_counter_sums_nb(item_rows, i, n_players, n_items * N_IC, s[SC + SC_WIN_MASK], item_flat, b)
             draws[i] = draws_nb(s, n_players)
 
 

@@ -70,10 +70,9 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
         "draws": np.empty(n, np.int64),
     })
     n_blocks = max(1, n_blocks)
-    sums, = counter_sums(out, n_blocks, "counters")
     simulate_nb(s0, f0, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, n_blocks,
                 out["winner"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"], out["final"],
-                out["counters"], out["draws"], sums)
+                out["counters"], out["draws"], *counter_sums(out, n_blocks, "counters"))
     return out
 
 

@@ -500,9 +500,10 @@ def draws_nb(s, n_players):
 
 @njit(cache=True, parallel=True)
 def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_games, n_blocks,
-                winner, victory, turns, rounds, slots, final, counters, draws, sums):
+                winner, victory, turns, rounds, slots, final, counters, draws, rows, sums):
     """Play games game0 .. game0+n_games-1 into the per-game output arrays, and each block's counters summed into
-    ``sums[b]`` (kernel_common.add_counter_sums_nb).
+    ``sums`` (``rows``: the counters flattened, ``sums`` the [n_blocks, 4, I * C] sums flattened; see
+    kernel_common.add_counter_sums_nb).
 
     Games are split into `n_blocks` contiguous blocks run in parallel, each with its own copy of the state; every
     game draws only from its own (seed, game) streams, so outputs do not depend on the split or the thread count.
@@ -510,7 +511,6 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
     n_players = lineup_kinds.shape[0]
     per_block = (n_games + n_blocks - 1) // n_blocks
     width = counters.shape[2] * counters.shape[3]
-    rows, flat_sums = counters.reshape(counters.size), sums.reshape(sums.size)
     for b in prange(n_blocks):
         s = s0.copy()
         f = f0.copy()
@@ -534,7 +534,7 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
                     for k in range(E.N_CNT):
                         counters[i, p, v, k] = s[cnt_at(p, v + 1, k)]
             w = s[SC + E.SC_WINNER]
-            add_counter_sums_nb(rows, i, n_players, width, (1 << w) if w >= 0 else 0, flat_sums, b)
+            add_counter_sums_nb(rows, i, n_players, width, (1 << w) if w >= 0 else 0, sums, b)
             draws[i] = draws_nb(s, n_players)
 
 
