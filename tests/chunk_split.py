@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.games.kernel_common import SUMS_SUFFIX
+from balance.games import SUMS_SUFFIX
 
 
 def assert_same_games(whole: dict, *parts: dict) -> None:

@@ -73,7 +73,7 @@ def test_the_tallies_from_the_kernels_per_block_sums_equal_those_from_the_rows(g
     """The kernel sums each counter group per block as it plays (``<key>_sums``) and the aggregator adds those sums
     (stats.tally): every table the game fills (counter groups, roles, final counters, categories) comes out as from
     the rows, in any number of blocks and chunks."""
-    from balance.games.kernel_common import SUMS_SUFFIX
+    from balance.games import SUMS_SUFFIX
     from balance.stats.aggregate import Aggregator
     sc = _scenario(game)
     chunk = _chunk(sc, n=300, blocks=3)

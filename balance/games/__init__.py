@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+# A chunk's "<group key>_sums": that counter group's rows summed per block of games by the kernel
+# (kernel_common.add_counter_sums_nb), which the aggregator adds instead of the rows (stats.tally).
+SUMS_SUFFIX = "_sums"
 
 @dataclass(frozen=True)
 class ParamSpec:

@@ -9,8 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import rules_jit, rules_jit_inline
-
-SUMS_SUFFIX = "_sums"    # a chunk's <group key>_sums: per-block sums of that group's rows (add_counter_sums_nb)
+from . import SUMS_SUFFIX
 
 
 @rules_jit_inline

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..games.kernel_common import SUMS_SUFFIX  # noqa: F401 - the aggregator reads it from here
+from ..games import SUMS_SUFFIX  # noqa: F401 - the aggregator reads it from here
 
 
 @njit(cache=True, nogil=True)
