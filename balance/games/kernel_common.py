@@ -92,5 +92,7 @@ def counter_sums(out: dict, n_blocks: int, *keys: str) -> list:
     for key in keys:
         _, _, I, C = out[key].shape
         out[key + SUMS_SUFFIX] = np.zeros((n_blocks, 4, I * C), np.int64)
+        if not out[key].flags.c_contiguous:     # a flat copy would be summed before the kernel wrote into the rows
+            raise ValueError(f"{key}: the counter rows must be C-contiguous to be summed in the kernel")
         flat += [out[key].reshape(-1), out[key + SUMS_SUFFIX].reshape(-1)]
     return flat

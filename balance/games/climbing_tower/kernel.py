@@ -140,7 +140,7 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
                 victory, turns, rounds, slots, final, cards, skills, team, tower, boss_side, draws, card_rows,
                 card_sums):
     """Play games game0 .. game0+n_games-1 into the per-game output arrays, in `n_blocks` parallel blocks (each game
-    draws only from its own streams, so the outputs do not depend on the split), and each block's counter groups
+    draws only from its own streams, so the outputs do not depend on the split), and each block's card counters
     summed into ``card_sums`` (``card_rows``: the card counters flattened; see kernel_common.add_counter_sums_nb)."""
     per_block = (n_games + n_blocks - 1) // n_blocks
     n_cards = s0[OPT + OPT_N_CARDS]
