@@ -38,7 +38,7 @@ import pandas as pd
 from numba import njit
 
 from .intervals import wilson
-from .tally import SUMS_SUFFIX, _tally_group_nb, add_group_sums, tally_rows  # noqa: F401 - tests import the group tally
+from .tally import SUMS_SUFFIX, add_group_sums, tally_group, tally_rows  # noqa: F401 - tests import the group tally
 from .team import CategoryTallies
 
 _ARRAYS = ("seat_games", "seat_finished", "seat_wins", "seat_slot_games", "slot_games", "slot_wins",
@@ -461,7 +461,7 @@ class Aggregator:
         for grp in t.groups:
             counters = np.asarray(chunk[grp.chunk_key])
             seats = 1 if t.cooperative and counters.ndim == 4 and counters.shape[1] == 1 else P
-            if counters.dtype != np.int16:      # the group tally sums int16 rows in int32 (_tally_group_nb)
+            if counters.dtype != np.int16:      # the group tally sums int16 rows in int32 (tally._group_sums_nb)
                 raise ValueError(f"{grp.chunk_key}: counters are int16, not {counters.dtype} ({grp.name})")
             if counters.shape != (G, seats, len(grp.labels), len(grp.counter_names)) or (
                     self._last_game >= 0 and grp.per_team != (seats == 1 and P > 1)):
@@ -469,11 +469,11 @@ class Aggregator:
                                  f"I={len(grp.labels)}, C={len(grp.counter_names)} ({grp.name})")
             grp.per_team = seats == 1 and P > 1
             sums = chunk.get(grp.chunk_key + SUMS_SUFFIX)
-            if sums is not None and (np.asarray(sums).dtype != np.int64 or np.asarray(sums).ndim != 3 or
-                                     np.asarray(sums).shape[1:] != (4, len(grp.labels) * len(grp.counter_names))):
-                raise ValueError(f"{grp.chunk_key}{SUMS_SUFFIX}: per-block sums are int64[B, 4, "
-                                 f"{len(grp.labels) * len(grp.counter_names)}], not {np.asarray(sums).dtype}"
-                                 f"{list(np.asarray(sums).shape)} ({grp.name})")
+            width = len(grp.labels) * len(grp.counter_names)
+            if sums is not None and (np.asarray(sums).dtype != np.int64 or np.shape(sums)[1:] != (4, width)
+                                     or np.ndim(sums) != 3):
+                raise ValueError(f"{grp.chunk_key}{SUMS_SUFFIX}: per-block sums are int64[B, 4, {width}], not "
+                                 f"{np.asarray(sums).dtype}{list(np.shape(sums))} ({grp.name})")
         for cat in t.categories:
             if np.asarray(chunk[cat.chunk_key]).shape != (G,):
                 raise ValueError(f"{cat.chunk_key}: a category's chunk array is int16[G] ({cat.name})")

@@ -5,7 +5,7 @@ the largest part of a chunk (I x C counters per seat and game), come summed per 
 (``<key>_sums``, ``games.kernel_common.add_counter_sums_nb``): the aggregator adds those instead of reading the
 rows again, which took most of the time between two chunks (issue 14: the marginal games/s of `balance run` within
 5% of the kernel's). A chunk without them (a game that does not sum, a test's made-up chunk) is tallied from its
-rows (:func:`_tally_group_nb`), to the same numbers.
+rows (:func:`tally_group`), to the same numbers: both paths add the same four sums (:func:`_add_sums`).
 """
 from __future__ import annotations
 
@@ -61,17 +61,15 @@ def _tally_nb(mask, victory, turns, rounds, slots, seat_wins, seat_slot_games, s
 
 
 @njit(cache=True, nogil=True)
-def _tally_group_nb(mask, counters, used_counter, totals, totals_won, used_pairs, used_wins, unused_pairs,
-                    unused_wins):
-    """Add one chunk's per-(seat, thing) counters of one group: totals (all seats, and the winners'), and for each
-    thing how many (game, seat) pairs used it and won, and did not use it and won.
+def _group_sums_nb(mask, counters):
+    """The four sums of one chunk's per-(seat, thing) counters of one group, [4, I * C] int64 (all rows, the winners'
+    rows, and the same for "above zero", as the kernels' per-block sums hold them), and the (game, seat) pairs won.
 
     The largest tally of a chunk (I * C numbers per seat and game). Each (game, seat) row is read once, as one
     contiguous run of the flat array, into four int32 sums per counter (all rows, the winners' rows through a mask,
     and the same for "above zero"): branch-free, so the compiler vectorises it, and half the time of a loop that
     branched on the win and read the "used" counters with a stride. An int16 row adds at most 2**15 in magnitude,
-    so the int32 sums are moved into int64 every 2**15 rows and cannot overflow. A thing not used is a pair not
-    among the used ones (no second count per thing)."""
+    so the int32 sums are moved into int64 every 2**15 rows and cannot overflow."""
     G, P, I, C = counters.shape
     IC = I * C
     flat = counters.reshape(G * P * IC)
@@ -107,17 +105,31 @@ def _tally_group_nb(mask, counters, used_counter, totals, totals_won, used_pairs
                     pos_all[j] = 0
                     pos_won[j] = 0
                 n = 0
-    flat_totals = totals.reshape(IC)
-    flat_won = totals_won.reshape(IC)
-    for j in range(IC):
-        flat_totals[j] += out[0, j]
-        flat_won[j] += out[1, j]
-    for i in range(I):
-        used, used_won = out[2, i * C + used_counter], out[3, i * C + used_counter]
-        used_pairs[i] += used
-        used_wins[i] += used_won
-        unused_pairs[i] += G * P - used
-        unused_wins[i] += won_pairs - used_won
+    return out, won_pairs
+
+
+def _add_sums(s, won_pairs, pairs, used_counter, totals, totals_won, used_pairs, used_wins, unused_pairs,
+              unused_wins) -> None:
+    """Add one group's four sums (``s`` [4, I * C], see :func:`_group_sums_nb`) to its tallies: the totals (all
+    seats, and the winners'), and for each thing how many (game, seat) pairs used it and won, and did not use it
+    and won. ``won_pairs`` of the ``pairs`` (game, seat) pairs won; a thing not used is a pair not among the used
+    ones (no second count per thing)."""
+    I, C = totals.shape
+    totals += s[0].reshape(I, C)
+    totals_won += s[1].reshape(I, C)
+    used, used_won = s[2].reshape(I, C)[:, used_counter], s[3].reshape(I, C)[:, used_counter]
+    used_pairs += used
+    used_wins += used_won
+    unused_pairs += pairs - used
+    unused_wins += won_pairs - used_won
+
+
+def tally_group(mask, counters, used_counter, totals, totals_won, used_pairs, used_wins, unused_pairs,
+                unused_wins) -> None:
+    """Add one chunk's per-(seat, thing) counters of one group (int16 [G, P, I, C]) to its tallies, from the rows."""
+    s, won_pairs = _group_sums_nb(mask, counters)
+    _add_sums(s, int(won_pairs), counters.shape[0] * counters.shape[1], used_counter, totals, totals_won,
+              used_pairs, used_wins, unused_pairs, unused_wins)
 
 
 @njit(cache=True, nogil=True)
@@ -179,8 +191,8 @@ def tally_rows(t, rows: dict) -> tuple[int, int]:
     for grp in t.groups:
         if grp.chunk_key not in rows:       # summed in the kernel (add_group_sums)
             continue
-        _tally_group_nb(mask, rows[grp.chunk_key], grp.used_counter, grp.totals, grp.totals_won,
-                        grp.used_pairs, grp.used_wins, grp.unused_pairs, grp.unused_wins)
+        tally_group(mask, rows[grp.chunk_key], grp.used_counter, grp.totals, grp.totals_won, grp.used_pairs,
+                    grp.used_wins, grp.unused_pairs, grp.unused_wins)
     if "final" in rows:
         has_roles = t.role_name is not None
         _tally_final_nb(mask, rows["final"], rows["seat_role"] if has_roles else slots, has_roles,
@@ -191,14 +203,7 @@ def tally_rows(t, rows: dict) -> tuple[int, int]:
 
 def add_group_sums(grp, sums: np.ndarray, won_pairs: int, games: int, seats: int) -> None:
     """Add a chunk's per-block sums of one counter group (``sums`` [B, 4, I * C]: all rows, the winners' rows, and
-    the same for "above zero", summed by the kernel as it played) to its tallies: what :func:`_tally_group_nb` adds
+    the same for "above zero", summed by the kernel as it played) to its tallies: what :func:`tally_group` adds
     from the rows. ``won_pairs``: (game, seat) pairs of the chunk that won; ``seats``: the group's seats a game."""
-    I, C = grp.totals.shape
-    s = sums.sum(axis=0)
-    grp.totals += s[0].reshape(I, C)
-    grp.totals_won += s[1].reshape(I, C)
-    used, used_won = s[2].reshape(I, C)[:, grp.used_counter], s[3].reshape(I, C)[:, grp.used_counter]
-    grp.used_pairs += used
-    grp.used_wins += used_won
-    grp.unused_pairs += games * seats - used
-    grp.unused_wins += won_pairs - used_won
+    _add_sums(sums.sum(axis=0), won_pairs, games * seats, grp.used_counter, grp.totals, grp.totals_won,
+              grp.used_pairs, grp.used_wins, grp.unused_pairs, grp.unused_wins)
