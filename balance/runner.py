@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .chunks import play_chunk, set_threads
+from .games import ChunkBuffers
 from .notice import compile_notice, show_progress  # noqa: F401 - the CLI imports them from here
 from .results import Results, package_version
 from .scenario import Scenario
@@ -112,7 +113,7 @@ class LocalPlayer:
     def __init__(self, spec, compiled, scenario: Scenario, threads: int, chunk_size: int):
         self.spec, self.compiled, self.scenario, self.threads, self.chunk_size = \
             spec, compiled, scenario, threads, chunk_size
-        self.buffers = None     # the largest chunk's arrays, played into again: the aggregator copies what it keeps
+        self.buffers = ChunkBuffers()   # arrays every chunk is played into: the aggregator copies what it keeps
         self.quick = 1_000      # games a chunk takes CHUNK_SECONDS to play, measured as it goes (changes no number)
 
     def warm(self) -> None:
@@ -131,8 +132,6 @@ class LocalPlayer:
             chunk = play_chunk(self.spec, self.compiled, self.scenario, played, n, self.threads, out=self.buffers)
             dt = time.perf_counter() - t
             self.quick = max(1_000, int(n / max(dt, 1e-6) * CHUNK_SECONDS))
-            if self.buffers is None or n > self.buffers["game"].shape[0]:
-                self.buffers = chunk
             with interrupts_deferred() as interrupt:
                 agg.update(chunk)
             played += n

@@ -93,6 +93,30 @@ def test_the_tallies_from_the_kernels_per_block_sums_equal_those_from_the_rows(g
     assert all(np.any(g["totals_won"]) and np.any(g["unused_wins"]) for g in dicts[0]["groups"])
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_chunks_of_any_length_play_into_a_kept_pool_of_arrays(game):
+    """The runner keeps one ``ChunkBuffers`` pool for a run whose chunk lengths follow the machine's speed: a chunk
+    that fits plays into the pool's first rows, a longer one replaces the pool with GROW times its rows, and every
+    chunk holds the games fresh arrays would."""
+    from balance.games import ChunkBuffers
+    sc = _scenario(game)
+    spec = sc.spec()
+    compiled = spec.compile_scenario(sc)
+    pool = ChunkBuffers()
+    game0, rows = 0, []
+    for n in (40, 100, 60, 150, 151):
+        before = dict(pool)
+        chunk = spec.run_chunk(compiled, seed=sc.seed, rotate=sc.seat_rotation, game0=game0, n_games=n, n_blocks=2,
+                               out=pool)
+        rows.append(pool["game"].shape[0])
+        fits = bool(before) and before["game"].shape[0] >= n
+        assert all(np.shares_memory(chunk[k], pool[k]) for k in pool), "a chunk is played into the pool"
+        assert all((pool[k] is before[k]) == fits for k in before), "the pool is replaced only when too short"
+        assert_same_games(_chunk(sc, game0=game0, n=n, blocks=2), chunk)
+        game0 += n
+    assert rows == [60, 150, 150, 150, 226]
+
+
 def test_per_block_sums_of_the_wrong_shape_are_refused():
     from balance.stats.aggregate import Aggregator
     sc = _scenario("spooky_tower")

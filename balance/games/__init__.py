@@ -13,6 +13,16 @@ from typing import Any, Callable
 # (kernel_common.add_counter_sums_nb), which the aggregator adds instead of the rows (stats.tally).
 SUMS_SUFFIX = "_sums"
 
+
+class ChunkBuffers(dict):
+    """Output arrays a caller keeps from chunk to chunk (the runner's ``LocalPlayer``): ``chunk_arrays`` (in
+    ``kernel_common``) plays into their first rows and, when a chunk needs more rows than they have, puts arrays of
+    ``GROW`` times the rows in their place, so that chunks whose length follows the machine's speed rarely need new
+    ones. Rows never written cost no memory: the operating system maps a page in when it is first written."""
+
+    GROW = 1.5
+
+
 @dataclass(frozen=True)
 class ParamSpec:
     """One numeric strategy parameter."""
