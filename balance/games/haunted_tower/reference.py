@@ -617,7 +617,14 @@ class Table(Combat, View):
                                       tuple(h.items), tuple(h.kept), h.standups, sum(self.score_lines(h)))
                          for h in self.heroes),
             chits_left=(self.level_chits(1), self.level_chits(2), self.level_chits(3)),
-            board=tuple((ch.id, ch.square, bool(ch.face_up)) for ch in self.chits if ch.square >= 0))
+            board=self.board_chits())
+
+    def board_chits(self) -> tuple[tuple[int, int, bool], ...]:
+        """(chit, square, face up) of every chit lying on the board, in chit order: read from the chits' shared
+        state rows (``reference_pieces.CHIT_STATE``) at once, instead of chit by chit after every turn."""
+        _, square, _, _, face_up, _ = self.chits[0].state
+        on = np.flatnonzero(square >= 0)
+        return tuple(zip(on.tolist(), square[on].tolist(), (face_up[on] != 0).tolist()))
 
     def final_counts(self, h: Hero) -> list[int]:
         """The per-seat outputs in ``layout.FINAL_NAMES`` order."""
