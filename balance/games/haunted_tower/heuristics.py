@@ -361,30 +361,46 @@ def base_value_nb(s, f, p, c, slots):
         if kind == RUSHER and hp > flee:
             return RUSH_OWN_MONSTER
         return NOT_WANTED
+    return unknown_value_nb(s, f, p, is_blue_nb(s, c))
+
+
+@rules_jit_inline
+def unknown_value_nb(s, f, p, blue):
+    """:func:`base_value_nb` of a chit whose content seat p does not know: it depends on its colour only (blue when
+    `blue`), so a search over every chit reckons it once per colour."""
+    kind = s[at(KINDS, p)]
+    hp = s[hs_at(p, HS_HP)]
     if kind == LOOTER:
-        if is_blue_nb(s, c):
+        if blue:
             return LOOT_BLUE
         return LOOT_PURPLE if hp >= f[param_at(p, P_PURPLE_HP)] else NOT_WANTED
-    if hp <= flee:
+    if hp <= f[param_at(p, P_FLEE_HP)]:
         return NOT_WANTED
     if kind == HUNTER:
-        return HUNT_UNKNOWN + (0.0 if is_blue_nb(s, c) else f[param_at(p, P_PURPLE_BONUS)])
+        return HUNT_UNKNOWN + (0.0 if blue else f[param_at(p, P_PURPLE_BONUS)])
     return RUSH_UNKNOWN
 
 
 @rules_jit_inline
-def chit_value_nb(s, f, g, p, c, level_here, slots):
-    """:func:`base_value_nb`, and for the rusher (when positive) + RUSH_TOWER3_PURPLE for an unknown purple chit on
-    Tower 3 and + level_bonus for each level the chit lies above the hero."""
-    v = base_value_nb(s, f, p, c, slots)
+def rusher_bonus_nb(s, f, g, p, c, level_here, v, unknown):
+    """Chit c's value v (its :func:`base_value_nb`; `unknown`: seat p does not know its content) and, for the rusher
+    when v is positive, + RUSH_TOWER3_PURPLE for an unknown purple chit on Tower 3 and + level_bonus for each level
+    the chit lies above the hero."""
     if v <= NOT_WANTED or s[at(KINDS, p)] != RUSHER:
         return v
     level = g_level(g, s[at(CHIT_SQ, c)])
-    if level == 3 and not is_blue_nb(s, c) and S.known_content_nb(s, p, c)[0] < 0:
+    if level == 3 and not is_blue_nb(s, c) and unknown:
         v += RUSH_TOWER3_PURPLE
     if level > level_here:
         v += f[param_at(p, P_LEVEL_BONUS)] * (level - level_here)
     return v
+
+
+@rules_jit_inline
+def chit_value_nb(s, f, g, p, c, level_here, slots):
+    """:func:`base_value_nb` with the rusher's bonuses (:func:`rusher_bonus_nb`)."""
+    return rusher_bonus_nb(s, f, g, p, c, level_here, base_value_nb(s, f, p, c, slots),
+                           S.known_content_nb(s, p, c)[0] < 0)
 
 
 @rules_jit
@@ -458,6 +474,8 @@ def best_target_nb(s, f, g, d, p, here, t):
     fallback_cost = UNREACHABLE
     level_here = g_level(g, here)
     slots = slots_nb(s, p)
+    blue_v = unknown_value_nb(s, f, p, True)        # what a chit of unknown content is worth, by colour
+    purple_v = unknown_value_nb(s, f, p, False)
     for c in range(s[OPT + OPT_N_CHITS]):
         loc = s[at(CHIT_LOC, c)]
         if loc != E.LOC_BOARD and loc != E.LOC_FLOOR:
@@ -466,7 +484,12 @@ def best_target_nb(s, f, g, d, p, here, t):
         k = cost(d, g, t, here, x)
         if k >= UNREACHABLE:
             continue
-        v = chit_value_nb(s, f, g, p, c, level_here, slots)
+        unknown = S.known_content_nb(s, p, c)[0] < 0
+        if unknown:
+            v = blue_v if is_blue_nb(s, c) else purple_v
+        else:
+            v = base_value_nb(s, f, p, c, slots)
+        v = rusher_bonus_nb(s, f, g, p, c, level_here, v, unknown)
         if v > NOT_WANTED:
             score = v - k
             if (best < 0 or score > best_score) and stop_next_to_nb(s, g, d, p, here, t, x)[0] >= 0:
