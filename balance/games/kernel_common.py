@@ -8,8 +8,46 @@ from __future__ import annotations
 
 import numpy as np
 
+from llvmlite import ir
+from numba import config, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
 from .._jit import rules_jit, rules_jit_inline
 from . import SUMS_SUFFIX, ChunkBuffers
+
+
+@intrinsic
+def prefetch_nb(typingctx, arr, idx):
+    """Ask the CPU to bring the cache line holding arr[idx] in (LLVM's ``llvm.prefetch``): a hint that never faults
+    and changes no value, so a loop can start the memory reads it will need before it needs them."""
+    if not isinstance(arr, types.Array) or not isinstance(idx, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = builder.gep(ary.data, [args[1]])
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32]),
+                                            "llvm.prefetch.p0")
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])       # a read, kept in every cache level, of data
+        return context.get_dummy_value()
+    return types.void(arr, idx), codegen
+
+
+if config.DISABLE_JIT:                          # the kernels as plain Python (debugging): a hint is nothing to do
+    def prefetch_nb(arr, idx):                  # noqa: F811
+        return None
+
+
+@rules_jit_inline
+def prefetch_run_nb(arr, start, n):
+    """Prefetch the cache lines of arr[start:start + n] (:func:`prefetch_nb`), 64 bytes apart."""
+    step = max(1, 64 // arr.itemsize)
+    for j in range(0, n, step):
+        prefetch_nb(arr, np.uint64(start + j))
+    if n > 0:
+        prefetch_nb(arr, np.uint64(start + n - 1))
 
 
 @rules_jit_inline

@@ -42,7 +42,7 @@ from ..._jit import rules_jit, rules_jit_inline
 from . import enums as E
 from . import movement as M
 from . import strategies as S
-from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_SQ, G_A, G_D, G_K, G_R, HS_ATTACK, HS_DRAINS,
+from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_SQ, G_A, G_D, G_K, G_N, G_R, HS_ATTACK, HS_DRAINS,
                      HS_HAND_N, HS_HERO, HS_HP, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_MAXHP, HS_N_ITEMS, HS_SQ, HT_AC,
                      HT_ABILITY, HT_ABILITY_VALUE, IT_AC, IT_ATTACK, IT_BANE, IT_BANE_DAMAGE, IT_DAMAGE, IT_FLAGS,
                      IT_HEAL, IT_SLOT, IT_USABLE, IT_USES, KINDS, MAX_HELD, MT_AC, MT_ATTACK, MT_IGNORES_METAL,
@@ -50,6 +50,7 @@ from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_SQ, G_A, G_D
                      ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED, SQ_CHIT, SQ_HERO, at, cost, g_adj,
                      g_door, g_level, g_nbr, g_nbr_cost, g_outside, g_room_level, g_room_sq, hand_at, held_at, hs_at,
                      ht_at, it_at, mt_at, opt_at, param_at)
+from ..kernel_common import prefetch_run_nb
 from .pieces import chit_count_nb
 
 LOOTER = 1
@@ -472,6 +473,8 @@ def best_target_nb(s, f, g, d, p, here, t):
     best_score = 0.0
     fallback = -1
     fallback_cost = UNREACHABLE
+    n = g[G_N]
+    prefetch_run_nb(d, (t * n + here) * n, n)      # the costs from here, read below for scattered chits
     level_here = g_level(g, here)
     slots = slots_nb(s, p)
     blue_v = unknown_value_nb(s, f, p, True)        # what a chit of unknown content is worth, by colour
