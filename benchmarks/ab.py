@@ -88,6 +88,11 @@ def main() -> None:
     ap.add_argument("--mode", choices=("kernel", "run"), default="kernel")
     ap.add_argument("--allow-different", action="store_true", help="the builds may play different games")
     args = ap.parse_args()
+    if args.pairs < 2:
+        raise SystemExit(f"ab.py: --pairs {args.pairs}: at least 2 pairs are needed for a median and quartiles")
+    if subprocess.run(["git", "-C", ROOT, "rev-parse", "--verify", "-q", args.base + "^{commit}"],
+                      capture_output=True).returncode != 0:
+        raise SystemExit(f"ab.py: --base {args.base}: not a commit of this repository")
     if args.scenario:
         args.scenario = os.path.abspath(args.scenario)
     with tempfile.TemporaryDirectory(prefix="balance-ab-") as tmp:
