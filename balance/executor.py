@@ -17,6 +17,7 @@ import os
 import time
 from collections import deque
 
+from .games import ChunkBuffers
 from .runner import ExecutorError, RunOptions, interrupts_deferred, play_chunk, set_threads
 from .scenario import Scenario
 from .stats.aggregate import Aggregator
@@ -81,15 +82,13 @@ def play_task(scenario: Scenario, key: str, compiled, threads: int, game0: int, 
     set_threads(threads)
     agg = Aggregator(spec, [seat.strategy for seat in scenario.seats], scenario.turn_cap, keep_games=keep_games,
                      scenario=scenario)
-    buffers = None
+    buffers = ChunkBuffers()        # every chunk of the task played into the same arrays, as LocalPlayer does
     sim_s = 0.0
     for start in range(game0, game0 + n_games, chunk_size):
         n = min(chunk_size, game0 + n_games - start)
         t = time.perf_counter()
         chunk = play_chunk(spec, compiled, scenario, start, n, threads, out=buffers)
         sim_s += time.perf_counter() - t
-        if buffers is None:
-            buffers = chunk
         agg.update(chunk)
     return agg.tallies, (agg.kept_games() if keep_games else None), sim_s
 

@@ -37,8 +37,9 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from ..games import SUMS_SUFFIX
 from .intervals import wilson
-from .tally import SUMS_SUFFIX, add_group_sums, tally_group, tally_rows  # noqa: F401 - tests import the group tally
+from .tally import add_group_sums, tally_group, tally_rows  # noqa: F401 - tests import the group tally
 from .team import CategoryTallies
 
 _ARRAYS = ("seat_games", "seat_finished", "seat_wins", "seat_slot_games", "slot_games", "slot_wins",

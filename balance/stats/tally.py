@@ -12,8 +12,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..games import SUMS_SUFFIX  # noqa: F401 - the aggregator reads it from here
-
 
 @njit(cache=True, nogil=True)
 def _tally_nb(mask, victory, turns, rounds, slots, seat_wins, seat_slot_games, seat_slot_wins, slot_games,
