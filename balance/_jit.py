@@ -67,6 +67,7 @@ games play the same, only the compile is slower.
 """
 from __future__ import annotations
 
+import os
 import weakref
 
 from numba import njit
@@ -208,6 +209,11 @@ def _symbol_prefix(name: str) -> str | None:
     return name[:i]
 
 
+_NOINLINE = tuple(f"{len(n)}{n}" for n in os.environ.get("BALANCE_PROFILE_NOINLINE", "").split(",") if n)
+"""Rule functions kept out of line (LLVM's ``noinline``), so that a profile names them: profiling only, set by
+``benchmarks/profile.py --noinline`` with a fresh Numba cache (the names as written in Python, comma-separated)."""
+
+
 def _is_flat(name: str) -> bool:
     """Is `name` the symbol of a compiled ``rules_jit_flat`` function?"""
     return _symbol_prefix(name) in _FLAT
@@ -226,8 +232,12 @@ def _install_always_inline() -> bool:
         _note_unresolved(ir_module.globals)     # (from the Python-side module: no call into LLVM)
         if _FLAT:
             for fn in ir_module.functions:
-                if not fn.is_declaration and _is_flat(fn.name):
+                if not fn.is_declaration and _is_flat(fn.name) and not any(n in fn.name for n in _NOINLINE):
                     fn.attributes.add("alwaysinline")
+        if _NOINLINE:
+            for fn in ir_module.functions:
+                if not fn.is_declaration and any(n in fn.name for n in _NOINLINE):
+                    fn.attributes.add("noinline")
         return original(self, ir_module)
 
     add_ir_module._balance_flat = True

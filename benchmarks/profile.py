@@ -8,7 +8,13 @@ perf's report. With ``--annotate NAME`` it also disassembles the function whose 
 from the bytes in memory) and prints its hottest instructions with their share of all samples. A load that misses
 the cache shows as the instruction after it.
 
+LLVM inlines most rule functions into their callers, so their samples count as the caller's. ``--noinline
+record_path_nb,walk_toward_nb`` keeps the named rule functions out of line (LLVM's ``noinline``, in a fresh Numba
+cache), so the report names them; the kernel then runs somewhat slower than it does for a user (a call where there
+was none), so read the shares, not the games/s. Climbing Tower's flat functions can be named the same way.
+
     python benchmarks/profile.py [--scenario PATH] [--games N] [--seconds S] [--annotate best_target_nb]
+                                 [--noinline NAME,NAME]
 
 Needs ``perf`` (Debian's linux-perf) and ``objdump``; the machine must allow ``perf record`` on its own processes.
 """
@@ -72,7 +78,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=15.0)
     ap.add_argument("--annotate", default=None, help="also list the hottest instructions of this function")
     ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--noinline", default="", help="rule functions (comma-separated Python names) kept out of line "
+                                                   "so that the profile names them; this changes the code measured")
     args = ap.parse_args()
+    os.environ["BALANCE_PROFILE_NOINLINE"] = args.noinline
     with tempfile.TemporaryDirectory(prefix="balance-profile-") as tmp:
         # a fresh cache: a kernel loaded from the cache keeps no IR to name its functions by
         os.environ["NUMBA_CACHE_DIR"] = os.path.join(tmp, "cache")
