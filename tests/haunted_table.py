@@ -192,7 +192,7 @@ class Table:
             self.s[L.hs_at(p, L.HS_HAND_N)] = 0
         for c in range(len(self.contents)):
             if self.loc(c) in (E.LOC_HAND, E.LOC_CUP):
-                self.s[L.CHIT_LOC + c] = E.LOC_ASIDE
+                P.set_loc_nb(self.s, c, E.LOC_ASIDE)
             self.s[L.CHIT_OWNER + c] = -1
             self.s[L.CHIT_PLACER + c] = -1
         self.s[L.M_TRACE] = 0
@@ -215,7 +215,7 @@ class Table:
     def remove(self, c):
         """Chit c leaves the board (set aside)."""
         P.lift_chit_nb(self.s, self.g, c)
-        self.s[L.CHIT_LOC + c] = E.LOC_ASIDE
+        P.set_loc_nb(self.s, c, E.LOC_ASIDE)
 
     def empty_level(self, level):
         for c in range(len(self.contents)):

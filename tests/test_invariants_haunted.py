@@ -29,7 +29,7 @@ CHECKS = (
     "out hero still on the board, or a hero in play off it", "square's hero slot wrong", "deaths and out disagree",
     "heroes in play miscounted", "winner without a victory or the reverse", "Specter victory without its killer "
     "holding the chit", "points != sum of the scoring lines", "turns past the cap", "illegal answer",
-    "stand-ups != kills", "negative counter",
+    "stand-ups != kills", "negative counter", "on-board chit set (CHIT_ON) disagrees with the chits' places",
 )
 
 
@@ -46,6 +46,10 @@ def check_state_nb(s, g):
     kept_blue = np.zeros(n_players, np.int64)
     kept_purple = np.zeros(n_players, np.int64)
     level = np.zeros(4, np.int64)
+    for c in range(L.MAX_CHITS):
+        on = (s[L.CHIT_ON + (c >> 6)] >> (c & 63)) & 1
+        if on != (c < n_chits and (s[L.CHIT_LOC + c] == E.LOC_BOARD or s[L.CHIT_LOC + c] == E.LOC_FLOOR)):
+            return 22
     for c in range(n_chits):
         loc = s[L.CHIT_LOC + c]
         q = s[L.CHIT_SQ + c]
@@ -220,7 +224,8 @@ def test_checker_catches_a_broken_state():
     for region, index, value, expected in (
             (L.HS + L.HS_BLUE, 0, 99, 7), (L.HS + L.HS_HP, 0, 0, 9), (L.SC + L.SC_IN, 0, 0, 14),
             (L.SC + L.SC_ERROR, 0, E.DEC_MOVE, 19), (L.HS + L.HS_POINTS, 0, 99, 17),
-            (L.LEVEL_CHITS + 1, 0, 999, 6), (L.SC + L.SC_TURN, 0, 10**6, 18)):
+            (L.LEVEL_CHITS + 1, 0, 999, 6), (L.SC + L.SC_TURN, 0, 10**6, 18), (L.CHIT_ON, 0, 0, 22),
+            (L.CHIT_ON, 3, 1 << 20, 22)):
         broken = s.copy()
         broken[region + index] = value
         assert check_state_nb(broken, g) == expected, CHECKS[expected]

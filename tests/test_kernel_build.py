@@ -494,3 +494,36 @@ def test_code_without_machine_code_of_its_own_still_runs_wherever_it_is_needed(t
         assert out.splitlines() == ["body 0", "body 1", expected], out
     else:
         assert out == expected, out
+
+
+def test_lowest_bit_walks_the_set_bits_of_a_word_in_increasing_order():
+    """kernel_common.lowest_bit_nb (llvm.cttz) and its plain-Python twin (NUMBA_DISABLE_JIT) agree with Python on
+    words with bit 0, bit 63 (a negative int64) and scattered bits, and give 64 for an empty word."""
+    import numpy as np
+    from numba import njit
+
+    from balance.games import kernel_common
+
+    @njit
+    def set_bits(x, out):
+        n = 0
+        while x != 0:
+            out[n] = kernel_common.lowest_bit_nb(x)
+            x &= x - 1
+            n += 1
+        return n
+
+    for word in (1, 1 << 63, (1 << 63) | 1, 0b1011_0000_0000_0100, 2 ** 64 - 1, 0x0123_4567_89AB_CDEF):
+        signed = word - (1 << 64) if word >= 1 << 63 else word
+        out = np.zeros(64, np.int64)
+        n = set_bits(np.int64(signed), out)
+        assert list(out[:n]) == [b for b in range(64) if word >> b & 1]
+    assert set_bits(np.int64(0), np.zeros(64, np.int64)) == 0
+    assert njit(lambda x: kernel_common.lowest_bit_nb(x))(np.int64(0)) == 64
+    source = open(kernel_common.__file__, encoding="utf-8").read()
+    twin = source[source.index("    def lowest_bit_nb(x):"):]
+    scope = {}
+    exec("\n".join(line[4:] for line in twin.splitlines()[:3]), scope)          # the DISABLE_JIT definition
+    for word in (1, 1 << 63, 0b1011_0000_0000_0100, 0):
+        signed = word - (1 << 64) if word >= 1 << 63 else word
+        assert scope["lowest_bit_nb"](np.int64(signed)) == (64 if word == 0 else (word & -word).bit_length() - 1)

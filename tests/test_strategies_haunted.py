@@ -82,7 +82,7 @@ def table(kind: str, hero: str = "fighter", players: int = PLAYERS, decoy: float
             f[L.param_at(q, j)] = decoy + 0.1 * q + 0.01 * j
     SU.reset_nb(s, g, np.uint64(SEED), GAME)
     for c in range(len(CHITS)):
-        s[L.CHIT_LOC + c] = E.LOC_CUP
+        PC.set_loc_nb(s, c, E.LOC_CUP)
         s[L.CHIT_OWNER + c] = -1
         s[L.CHIT_PLACER + c] = -1
     for q in range(players):
@@ -139,7 +139,7 @@ def target(s, f, g, d) -> tuple[int, bool]:
 
 def fight(s, f, c: int, p: int = P) -> tuple[int, int]:
     """The combat option row (kind, item chit) hero p picks against the monster on chit c."""
-    s[L.CHIT_LOC + c] = E.LOC_FIGHT
+    PC.set_loc_nb(s, c, E.LOC_FIGHT)
     s[L.CHIT_FACEUP + c] = 1
     n = C.combat_options_nb(s, p)
     i = int(S.combat_nb(s, f, p, c))
@@ -303,7 +303,7 @@ def test_looter_prefers_floor_items_then_its_own_item_chits_then_unknown_blue_th
     s[L.hs_at(P, L.HS_HP)] = 8
     for c in (chit("basilisk"), chit("skeleton"), chit("sword_plus_1"), chit("shield_plus_1")):
         PC.lift_chit_nb(s, g, c)
-        s[L.CHIT_LOC + c] = E.LOC_GONE
+        PC.set_loc_nb(s, c, E.LOC_GONE)
     assert target(s, f, g, d) == (chit("ghoul"), False)                       # ... unless nothing else is left
 
 
@@ -431,7 +431,7 @@ def test_best_weapon_against_each_monster(kind):
         put(s, g, c, x)
         assert fight(s, f, c) == row, monster
         PC.lift_chit_nb(s, g, c)
-        s[L.CHIT_LOC + c] = E.LOC_GONE
+        PC.set_loc_nb(s, c, E.LOC_GONE)
 
 
 def test_best_weapon_is_the_highest_expected_damage():
@@ -484,7 +484,7 @@ def test_last_stand_charges_the_specter_even_without_an_attack_that_can_hurt_it(
     assert not H.can_hurt_nb(s, P, m) and H.exposed_to_nb(s, P, m)
     assert target(s, f, g, d) == (SPECTER, False) and encounter(s, f, g, d) == SPECTER
     assert fight(s, f, SPECTER) == OWN
-    s[L.CHIT_LOC + SPECTER] = E.LOC_BOARD
+    PC.set_loc_nb(s, SPECTER, E.LOC_BOARD)
     put(s, g, chit("skeleton"), sq(3, 13, 13))                                 # something else to do: run
     assert fight(s, f, SPECTER) == RUN
 
@@ -500,7 +500,7 @@ def test_a_fight_neither_side_can_win_is_never_started():
     assert H.armour_class_nb(s, P, m) == 13 and not H.exposed_to_nb(s, P, m)
     assert target(s, f, g, d) == (-1, False) and encounter(s, f, g, d) == -1
     assert fight(s, f, SPECTER) == RUN
-    s[L.CHIT_LOC + SPECTER] = E.LOC_BOARD
+    PC.set_loc_nb(s, SPECTER, E.LOC_BOARD)
     give(s, P, chit("holy_water"))                                               # 3 + 0: a 7 needed
     assert target(s, f, g, d) == (-1, False)
     give(s, P, chit("sword_plus_2"))                                             # 3 + 2: now it can hurt it
@@ -755,7 +755,7 @@ def test_a_chit_with_no_free_square_next_to_it_is_no_target(kind):
 def hand(s, p, *chits):
     for k, c in enumerate(chits):
         s[L.hand_at(p, k)] = c
-        s[L.CHIT_LOC + c] = E.LOC_HAND
+        PC.set_loc_nb(s, c, E.LOC_HAND)
         s[L.CHIT_OWNER + c] = p
         s[L.CHIT_PLACER + c] = p
     s[L.hs_at(p, L.HS_HAND_N)] = len(chits)
@@ -889,7 +889,7 @@ def decisions(s, f, g, d):
     for c in range(len(CHITS)):
         if s[L.CHIT_LOC + c] == E.LOC_BOARD and s[L.CHIT_FACEUP + c] == 1:      # the revealed Specter
             out.append(fight(s, f, c))
-            s[L.CHIT_LOC + c] = E.LOC_BOARD
+            PC.set_loc_nb(s, c, E.LOC_BOARD)
     s[L.hs_at(P, L.HS_DRAINS)] = 1
     out.append(int(S.trade_in_nb(s, f, P)))
     n = s[L.hs_at(P, L.HS_N_ITEMS)]

@@ -35,9 +35,28 @@ def prefetch_nb(typingctx, arr, idx):
     return types.void(arr, idx), codegen
 
 
+@intrinsic
+def lowest_bit_nb(typingctx, x):
+    """Index of the lowest set bit of the 64-bit integer x (LLVM's ``llvm.cttz``, one instruction); 64 when x is 0.
+    With ``x &= x - 1`` after each, a loop visits the set bits of a word in increasing order."""
+    if not isinstance(x, types.Integer) or x.bitwidth != 64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, ir.IntType(1)]),
+                                            "llvm.cttz.i64")
+        return builder.call(fn, [args[0], ir.IntType(1)(0)])
+    return types.int64(x), codegen
+
+
 if config.DISABLE_JIT:                          # the kernels as plain Python (debugging): a hint is nothing to do
     def prefetch_nb(arr, idx):                  # noqa: F811
         return None
+
+    def lowest_bit_nb(x):                       # noqa: F811
+        x = int(x) & (2 ** 64 - 1)
+        return (x & -x).bit_length() - 1 if x else 64
 
 
 @rules_jit_inline
@@ -48,6 +67,15 @@ def prefetch_run_nb(arr, start, n):
         prefetch_nb(arr, np.uint64(start + j))
     if n > 0:
         prefetch_nb(arr, np.uint64(start + n - 1))
+
+
+@rules_jit_inline
+def fill_nb(s, start, n, value):
+    """``s[start:start + n] = value`` as a plain loop (LLVM makes it a memset). Numba types and lowers a slice
+    assignment's array machinery (a view, broadcasting) again at every site: a game reset of a dozen of them spent
+    over a second of the cold compile on it."""
+    for k in range(start, start + n):
+        s[np.uint64(k)] = value
 
 
 @rules_jit_inline

@@ -24,7 +24,7 @@ from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_LOC, CHIT_
 from .movement import respawn_nb
 from .pieces import (emit_nb, free_square_nb, illegal_nb, is_specter_nb, item_of_nb, keep_monster_nb, lay_chit_nb,
                      lift_chit_nb,
-                     place_hero_nb, uncarry_nb, die_nb)
+                     place_hero_nb, set_loc_nb, uncarry_nb, die_nb)
 
 # What a step of the fight ends in.
 FIGHT_ON = 0
@@ -229,7 +229,7 @@ def run_away_nb(s, g, p, c, m):
 def monster_gone_nb(s, g, p, c):
     """The monster and its chit leave the game (fled from, killed a hero, the robber fly gone away)."""
     lift_chit_nb(s, g, c)
-    s[at(CHIT_LOC, c)] = E.LOC_GONE
+    set_loc_nb(s, c, E.LOC_GONE)
     emit_nb(s, E.EV_MONSTER_GONE, p, c, 0, 0)
 
 
@@ -404,7 +404,7 @@ def fight_nb(s, f, g, d, p, c):
     """One encounter with the monster on chit c, to its end. Returns the outcome (MONSTER_DIED, HERO_ESCAPED,
     HERO_DIED, MONSTER_LEFT or STOP)."""
     m = s[at(CHIT_INDEX, c)]
-    s[at(CHIT_LOC, c)] = E.LOC_FIGHT
+    set_loc_nb(s, c, E.LOC_FIGHT)
     s[at(CHIT_FACEUP, c)] = 1
     s[SC + SC_FIGHT] = c
     s[SC + SC_FIGHT_HP] = s[mt_at(m, MT_HP)]
@@ -433,7 +433,7 @@ def fight_nb(s, f, g, d, p, c):
                 if result == RUN_FAILED:
                     result = monster_attacks_nb(s, f, g, d, p, c, m)
     if s[at(CHIT_LOC, c)] == E.LOC_FIGHT:            # the Specter, still standing
-        s[at(CHIT_LOC, c)] = E.LOC_BOARD
+        set_loc_nb(s, c, E.LOC_BOARD)
     if s[hs_at(p, HS_HIT_SPECTER_NOW)] == 1:
         if s[OPT + OPT_SPECTER_ONCE] == 1:
             s[hs_at(p, HS_SPECTER_HIT)] = 1

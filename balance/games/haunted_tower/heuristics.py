@@ -42,15 +42,15 @@ from ..._jit import rules_jit, rules_jit_inline
 from . import enums as E
 from . import movement as M
 from . import strategies as S
-from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_SQ, G_A, G_D, G_K, G_N, G_R, HS_ATTACK, HS_DRAINS,
-                     HS_HAND_N, HS_HERO, HS_HP, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_MAXHP, HS_N_ITEMS, HS_SQ, HT_AC,
-                     HT_ABILITY, HT_ABILITY_VALUE, IT_AC, IT_ATTACK, IT_BANE, IT_BANE_DAMAGE, IT_DAMAGE, IT_FLAGS,
-                     IT_HEAL, IT_SLOT, IT_USABLE, IT_USES, KINDS, MAX_HELD, MT_AC, MT_ATTACK, MT_IGNORES_METAL,
-                     MT_ONLY_BY, MT_UNDEAD, OPT, OPT_CLIMB_2, OPT_N_CHITS, OPT_PTS_BLUE, OPT_PTS_PURPLE, OPT_SPECTER,
-                     ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED, SQ_CHIT, SQ_HERO, at, cost, g_adj,
-                     g_door, g_level, g_nbr, g_nbr_cost, g_outside, g_room_level, g_room_sq, hand_at, held_at, hs_at,
-                     ht_at, it_at, mt_at, opt_at, param_at)
-from ..kernel_common import prefetch_run_nb
+from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_SQ, G_A, G_D, G_K, G_N, G_R, HS_ATTACK,
+                     HS_DRAINS, HS_HAND_N, HS_HERO, HS_HP, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_MAXHP, HS_N_ITEMS, HS_SQ,
+                     HT_AC, HT_ABILITY, HT_ABILITY_VALUE, IT_AC, IT_ATTACK, IT_BANE, IT_BANE_DAMAGE, IT_DAMAGE,
+                     IT_FLAGS, IT_HEAL, IT_SLOT, IT_USABLE, IT_USES, KINDS, MAX_HELD, MT_AC, MT_ATTACK,
+                     MT_IGNORES_METAL, MT_ONLY_BY, MT_UNDEAD, OPT, OPT_CLIMB_2, OPT_N_CHITS, OPT_PTS_BLUE,
+                     OPT_PTS_PURPLE, OPT_SPECTER, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED, SQ_CHIT,
+                     SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_outside, g_room_level, g_room_sq,
+                     hand_at, held_at, hs_at, ht_at, it_at, mt_at, opt_at, param_at)
+from ..kernel_common import lowest_bit_nb, prefetch_run_nb
 from .pieces import chit_count_nb
 
 LOOTER = 1
@@ -410,10 +410,13 @@ def has_other_target_nb(s, f, p):
     The board is not needed: values are positive without it, and from Tower 3, where the Specter is, every square
     can be reached."""
     slots = slots_nb(s, p)
-    for c in range(s[OPT + OPT_N_CHITS]):
-        loc = s[at(CHIT_LOC, c)]
-        if (loc == E.LOC_BOARD or loc == E.LOC_FLOOR) and base_value_nb(s, f, p, c, slots) > NOT_WANTED:
-            return True
+    for w in range((s[OPT + OPT_N_CHITS] + 63) >> 6):
+        bits = s[at(CHIT_ON, w)]            # the chits on the board or the floor, in increasing order
+        while bits != 0:
+            c = (w << 6) + lowest_bit_nb(bits)
+            bits &= bits - 1
+            if base_value_nb(s, f, p, c, slots) > NOT_WANTED:
+                return True
     return False
 
 
@@ -479,29 +482,30 @@ def best_target_nb(s, f, g, d, p, here, t):
     slots = slots_nb(s, p)
     blue_v = unknown_value_nb(s, f, p, True)        # what a chit of unknown content is worth, by colour
     purple_v = unknown_value_nb(s, f, p, False)
-    for c in range(s[OPT + OPT_N_CHITS]):
-        loc = s[at(CHIT_LOC, c)]
-        if loc != E.LOC_BOARD and loc != E.LOC_FLOOR:
-            continue
-        x = s[at(CHIT_SQ, c)]
-        k = cost(d, g, t, here, x)
-        if k >= UNREACHABLE:
-            continue
-        unknown = S.known_content_nb(s, p, c)[0] < 0
-        if unknown:
-            v = blue_v if is_blue_nb(s, c) else purple_v
-        else:
-            v = base_value_nb(s, f, p, c, slots)
-        v = rusher_bonus_nb(s, f, g, p, c, level_here, v, unknown)
-        if v > NOT_WANTED:
-            score = v - k
-            if (best < 0 or score > best_score) and stop_next_to_nb(s, g, d, p, here, t, x)[0] >= 0:
-                best = c
-                best_score = score
-        elif best < 0 and loc == E.LOC_BOARD and k < fallback_cost and fallback_ok_nb(s, p, c) \
-                and stop_next_to_nb(s, g, d, p, here, t, x)[0] >= 0:
-            fallback = c
-            fallback_cost = k
+    for w in range((s[OPT + OPT_N_CHITS] + 63) >> 6):
+        bits = s[at(CHIT_ON, w)]            # the chits on the board or the floor, in increasing order
+        while bits != 0:
+            c = (w << 6) + lowest_bit_nb(bits)
+            bits &= bits - 1
+            x = s[at(CHIT_SQ, c)]
+            k = cost(d, g, t, here, x)
+            if k >= UNREACHABLE:
+                continue
+            unknown = S.known_content_nb(s, p, c)[0] < 0
+            if unknown:
+                v = blue_v if is_blue_nb(s, c) else purple_v
+            else:
+                v = base_value_nb(s, f, p, c, slots)
+            v = rusher_bonus_nb(s, f, g, p, c, level_here, v, unknown)
+            if v > NOT_WANTED:
+                score = v - k
+                if (best < 0 or score > best_score) and stop_next_to_nb(s, g, d, p, here, t, x)[0] >= 0:
+                    best = c
+                    best_score = score
+            elif best < 0 and s[at(CHIT_LOC, c)] == E.LOC_BOARD and k < fallback_cost and fallback_ok_nb(s, p, c) \
+                    and stop_next_to_nb(s, g, d, p, here, t, x)[0] >= 0:
+                fallback = c
+                fallback_cost = k
     if best >= 0:
         return best, True
     return fallback, False

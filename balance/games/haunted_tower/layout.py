@@ -197,6 +197,7 @@ CHIT_OWNER = _region(MAX_CHITS)               # seat for LOC_HAND, LOC_HELD, LOC
 CHIT_PLACER = _region(MAX_CHITS)              # seat that placed it knowing its content, -1
 CHIT_FACEUP = _region(MAX_CHITS)              # 1 once revealed
 CHIT_USES = _region(MAX_CHITS)                # uses left of a limited item
+CHIT_ON = _region(MAX_CHITS // 64)            # bit c % 64 of word c // 64: chit c lies on the board or the floor
 SQ_CHIT = _region(MAX_SQUARES)                # chit on the square (board or floor), -1
 SQ_HERO = _region(MAX_SQUARES)                # hero (seat) on the square, -1
 ROOM_BLUE = _region(MAX_ROOMS)                # blue chits placed in each room (set-up)

@@ -13,13 +13,13 @@ from ..._jit import rules_jit
 from . import enums as E
 from . import strategies as S
 from .board import EDGE_UP
-from .layout import (CAND, CHIT_FACEUP, CHIT_LOC, CHIT_SQ, G_A, G_D, G_K, G_N, G_N_OUT, G_NBR_EDGE, HS_HERO,
+from .layout import (CAND, CHIT_FACEUP, CHIT_SQ, G_A, G_D, G_K, G_N, G_N_OUT, G_NBR_EDGE, HS_HERO,
                      HS_N_ITEMS, HS_SQ, HT_ABILITY, HT_ABILITY_VALUE, IT_USABLE, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PATH,
                      OPT, OPT_CLIMB_1, OPT_CLIMB_2, OPT_GATE, OPT_N_ITEMS, PATH, SC, SC_CLIMB, SC_LEFT, SC_MP, SC_N_CAND,
                      SC_PATH_N, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_outside,
                      held_at, hs_at, ht_at, icnt_at, IC_TAKEN, it_at)
 from .pieces import (carry_nb, chit_count_nb, emit_nb, free_square_nb, held_in_slot_nb, illegal_nb, item_of_nb,
-                     lay_chit_nb, lift_chit_nb, place_hero_nb, slot_of_nb, uncarry_nb)
+                     lay_chit_nb, lift_chit_nb, place_hero_nb, set_loc_nb, slot_of_nb, uncarry_nb)
 
 UNREACHABLE = 32767
 
@@ -157,7 +157,7 @@ def offer_item_nb(s, f, g, p, c):
     of the same slot, which then lies where the new one was (Magical Items). Returns False on an illegal answer."""
     q = s[at(CHIT_SQ, c)]
     if not usable_nb(s, p, c):
-        s[at(CHIT_LOC, c)] = E.LOC_FLOOR
+        set_loc_nb(s, c, E.LOC_FLOOR)
         emit_nb(s, E.EV_CANNOT_USE, p, c, 0, 0)
         return True
     slot = slot_of_nb(s, c)
@@ -179,7 +179,7 @@ def offer_item_nb(s, f, g, p, c):
         return False
     choice = s[at(CAND, i)]
     if choice == E.TAKE_LEAVE:
-        s[at(CHIT_LOC, c)] = E.LOC_FLOOR
+        set_loc_nb(s, c, E.LOC_FLOOR)
         emit_nb(s, E.EV_LEAVE, p, c, 0, 0)
         return True
     lift_chit_nb(s, g, c)

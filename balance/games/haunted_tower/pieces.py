@@ -12,7 +12,7 @@ from ..._jit import rules_jit
 from ..kernel_common import emit_at_nb
 from ...rng import flat_below_nb
 from . import enums as E
-from .layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_OWNER, CHIT_SQ, CHIT_USES,
+from .layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_ON, CHIT_OWNER, CHIT_SQ, CHIT_USES,
                      DICE_SCRIPT, HS_BLUE, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_N_ITEMS, HS_PURPLE, HS_SQ, HS_STANDUPS,
                      LEVEL_CHITS, LEVEL_HIDDEN, M_DICE_I, M_DICE_N, M_TRACE, MAX_HELD, OPT, OPT_N_CHITS, SC, SC_ERROR, SQ_CHIT, SQ_HERO, TRACE, at,
                      g_level, held_at, hs_at, it_at, IT_SLOT, IT_USES, stream_at)
@@ -49,12 +49,25 @@ def illegal_nb(s, p, decision, answer):
 # --- chits ------------------------------------------------------------------------------------------------------
 
 @rules_jit
+def set_loc_nb(s, c, loc):
+    """Chit c is now at `loc` (enums.LOC_*): every write of ``CHIT_LOC`` goes through here, so that ``CHIT_ON``, the
+    bit set of the chits on the board or the floor that a search over the board's chits walks, stays in step."""
+    s[at(CHIT_LOC, c)] = loc
+    w = at(CHIT_ON, c >> 6)
+    bit = np.int64(1) << (c & 63)
+    if loc == E.LOC_BOARD or loc == E.LOC_FLOOR:
+        s[w] |= bit
+    else:
+        s[w] &= ~bit
+
+
+@rules_jit
 def lay_chit_nb(s, g, c, q, loc):
     """Chit c lies on square q: face down (LOC_BOARD) or a revealed item on the floor (LOC_FLOOR). The level's chit
     counts follow (LEVEL_HIDDEN counts the chits still face down)."""
     s[at(SQ_CHIT, q)] = c
     s[at(CHIT_SQ, c)] = q
-    s[at(CHIT_LOC, c)] = loc
+    set_loc_nb(s, c, loc)
     s[at(CHIT_OWNER, c)] = -1
     level = g_level(g, q)
     s[at(LEVEL_CHITS, level)] += 1
@@ -96,7 +109,7 @@ def is_purple_nb(s, c):
 @rules_jit
 def own_chit_nb(s, p, c, loc):
     """Seat p now has chit c (an item it carries, or a monster chit it kept): counted for the gates and points."""
-    s[at(CHIT_LOC, c)] = loc
+    set_loc_nb(s, c, loc)
     s[at(CHIT_OWNER, c)] = p
     if is_purple_nb(s, c):
         s[hs_at(p, HS_PURPLE)] += 1
@@ -111,7 +124,7 @@ def disown_chit_nb(s, p, c, loc):
         s[hs_at(p, HS_PURPLE)] -= 1
     else:
         s[hs_at(p, HS_BLUE)] -= 1
-    s[at(CHIT_LOC, c)] = loc
+    set_loc_nb(s, c, loc)
     s[at(CHIT_OWNER, c)] = -1
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from ...rng import flat_seek_nb
 from . import board as B
+from . import enums as E
 from . import layout as L
 from .arrays import compile_rules
 
@@ -35,6 +36,14 @@ HERO_FIELDS = (L.HS_HERO, L.HS_SQ, L.HS_HP, L.HS_MAXHP, L.HS_ATTACK, L.HS_DRAINS
                L.HS_PTS_STANDUPS, L.HS_PTS_CHITS, L.HS_PTS_BANE, L.HS_PTS_SPECTER_HIT, L.HS_PTS_SPECTER_KILL)
 if HERO_FIELDS != tuple(range(L.N_HS)):
     raise ImportError("layout.HS_* are no longer numbered in View.hero_fields' order: update HERO_FIELDS and it")
+
+
+def on_words(loc: np.ndarray) -> np.ndarray:
+    """``layout.CHIT_ON`` for the chits' locations: bit c % 64 of word c // 64 set when chit c lies on the board or
+    the floor."""
+    on = np.zeros(L.MAX_CHITS, np.bool_)
+    on[:len(loc)] = np.isin(loc, (E.LOC_BOARD, E.LOC_FLOOR))
+    return np.packbits(on, bitorder="little").view("<i8")
 
 
 def _as_int64(word: int) -> int:
@@ -129,8 +138,10 @@ class View:
             own = self.heroes[seat].hand
             s[L.HAND + seat * L.MAX_HAND:L.HAND + seat * L.MAX_HAND + len(own)] = own
             self.hands_in_view = bool(own)
-        for region, values in zip(CHIT_REGIONS, self.chit_fields(seat)):
+        fields = self.chit_fields(seat)
+        for region, values in zip(CHIT_REGIONS, fields):
             s[region:region + n_chits] = values
+        s[L.CHIT_ON:L.CHIT_ON + L.MAX_CHITS // 64] = on_words(fields[0])
         s[L.SQ_CHIT:L.SQ_CHIT + n_sq] = self.chit_on
         s[L.SQ_HERO:L.SQ_HERO + n_sq] = self.hero_on
         s[L.ROOM_BLUE:L.ROOM_BLUE + n_rooms] = self.room_blue

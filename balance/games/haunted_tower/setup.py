@@ -10,9 +10,10 @@ import numpy as np
 
 from ..._jit import rules_jit
 from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_init_nb, flat_shuffle_nb
+from ..kernel_common import fill_nb
 from . import enums as E
 from . import strategies as S
-from .layout import (CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_OWNER, CHIT_PLACER, CHIT_SQ, CHIT_USES, CUP,
+from .layout import (CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_OWNER, CHIT_PLACER, CHIT_SQ, CHIT_USES, CUP,
                      G_N, G_N_OUT, G_R, HELD, HS, HS_ATTACK, HS_OUT, HS_HAND_N, HS_HERO, HS_HP, HS_MAXHP, HS_SQ, HT_ATTACK,
                      HT_HP, ICNT, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PLAYERS, MCNT, N_HS, N_LEVELS, N_SC, OPT, OPT_BLUE_EACH,
                      OPT_N_BLUE, OPT_N_CHITS, OPT_N_PURPLE, OPT_PLAYERS, ROOM_BLUE, ROOM_FULL, ROOM_PURPLE, SC,
@@ -20,7 +21,7 @@ from .layout import (CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_OWNER, C
                      SC_WINNER, SEAT_HERO, SQ_CHIT, SQ_HERO, at, g_level, g_outside, g_placeable, g_room,
                      g_room_level, g_room_size, g_rooms_on, hand_at, hs_at, ht_at, it_at, IT_USES, stream_at, MAX_CHITS,
                      MAX_MONSTERS, MAX_ITEMS, N_MC, N_IC)
-from .pieces import SHUFFLE, DICE, die_nb, emit_nb, illegal_nb, lay_chit_nb, place_hero_nb
+from .pieces import SHUFFLE, DICE, die_nb, emit_nb, illegal_nb, lay_chit_nb, place_hero_nb, set_loc_nb
 
 
 @rules_jit
@@ -31,18 +32,19 @@ def reset_nb(s, g, seed, game):
     n_players = s[OPT + OPT_PLAYERS]
     n_chits = s[OPT + OPT_N_CHITS]
     n_sq = g[G_N]
-    s[SC:SC + N_SC] = 0
-    s[HS:HS + MAX_PLAYERS * N_HS] = 0
-    s[HELD:HELD + MAX_PLAYERS * MAX_HELD] = -1
-    s[SQ_CHIT:SQ_CHIT + n_sq] = -1
-    s[SQ_HERO:SQ_HERO + n_sq] = -1
-    s[ROOM_BLUE:ROOM_BLUE + g[G_R]] = 0
-    s[ROOM_FULL:ROOM_FULL + g[G_R]] = 0
-    s[ROOM_PURPLE:ROOM_PURPLE + g[G_R]] = 0
-    s[LEVEL_CHITS:LEVEL_CHITS + N_LEVELS + 1] = 0
-    s[LEVEL_HIDDEN:LEVEL_HIDDEN + N_LEVELS + 1] = 0
-    s[MCNT:MCNT + MAX_PLAYERS * MAX_MONSTERS * N_MC] = 0
-    s[ICNT:ICNT + MAX_PLAYERS * MAX_ITEMS * N_IC] = 0
+    fill_nb(s, SC, N_SC, 0)
+    fill_nb(s, HS, MAX_PLAYERS * N_HS, 0)
+    fill_nb(s, HELD, MAX_PLAYERS * MAX_HELD, -1)
+    fill_nb(s, SQ_CHIT, n_sq, -1)
+    fill_nb(s, SQ_HERO, n_sq, -1)
+    fill_nb(s, ROOM_BLUE, g[G_R], 0)
+    fill_nb(s, ROOM_FULL, g[G_R], 0)
+    fill_nb(s, ROOM_PURPLE, g[G_R], 0)
+    fill_nb(s, LEVEL_CHITS, N_LEVELS + 1, 0)
+    fill_nb(s, LEVEL_HIDDEN, N_LEVELS + 1, 0)
+    fill_nb(s, CHIT_ON, MAX_CHITS // 64, 0)
+    fill_nb(s, MCNT, MAX_PLAYERS * MAX_MONSTERS * N_MC, 0)
+    fill_nb(s, ICNT, MAX_PLAYERS * MAX_ITEMS * N_IC, 0)
     s[SC + SC_WINNER] = -1
     s[SC + SC_SPECTER_KILLER] = -1
     s[SC + SC_FIGHT] = -1
@@ -59,7 +61,7 @@ def reset_nb(s, g, seed, game):
         s[hs_at(p, HS_SQ)] = -1
         place_hero_nb(s, p, g_outside(g, p % g[G_N_OUT]))
     for c in range(n_chits):
-        s[at(CHIT_LOC, c)] = E.LOC_CUP
+        set_loc_nb(s, c, E.LOC_CUP)
         s[at(CHIT_SQ, c)] = -1
         s[at(CHIT_OWNER, c)] = -1
         s[at(CHIT_PLACER, c)] = -1
@@ -77,13 +79,13 @@ def reset_nb(s, g, seed, game):
         for k in range(each):
             c = s[at(CUP, p * each + k)]
             s[hand_at(p, k)] = c
-            s[at(CHIT_LOC, c)] = E.LOC_HAND
+            set_loc_nb(s, c, E.LOC_HAND)
             s[at(CHIT_OWNER, c)] = p
             s[at(CHIT_PLACER, c)] = p
             emit_nb(s, E.EV_DEAL, p, c, 0, 0)
         s[hs_at(p, HS_HAND_N)] = each
     for k in range(n_players * each, n_blue):
-        s[at(CHIT_LOC, s[at(CUP, k)])] = E.LOC_ASIDE
+        set_loc_nb(s, s[at(CUP, k)], E.LOC_ASIDE)
 
 
 @rules_jit
@@ -188,7 +190,7 @@ def place_chits_nb(s, f, g, d):
             top = s[SC + SC_CUP_TOP]
             keep = g_rooms_on(g, N_LEVELS) - 1
             for k in range(top + keep, s[SC + SC_CUP_N]):
-                s[at(CHIT_LOC, s[at(CUP, k)])] = E.LOC_ASIDE
+                set_loc_nb(s, s[at(CUP, k)], E.LOC_ASIDE)
             s[at(CUP, top + keep)] = s[OPT + OPT_N_CHITS] - 1
             flat_shuffle_nb(s, at(CUP, top), keep + 1, stream_at(SHUFFLE))
             s[SC + SC_CUP_N] = top + keep + 1
@@ -208,5 +210,5 @@ def place_chits_nb(s, f, g, d):
             place_nb(s, g, p, c, q)
             p = p + 1 if p + 1 < n_players else 0
     for k in range(s[SC + SC_CUP_TOP], s[SC + SC_CUP_N]):
-        s[at(CHIT_LOC, s[at(CUP, k)])] = E.LOC_ASIDE
+        set_loc_nb(s, s[at(CUP, k)], E.LOC_ASIDE)
     return True
