@@ -57,3 +57,43 @@ def test_tallies_out_of_order_are_refused():
     agg.update(a)
     agg.add(later.tallies, 100, 199)
     assert agg.games == 200 and np.array_equal(agg.tallies.seat_games, [200] * 3)
+
+
+def _halves_and_one_pass(monkeypatch, chunks, make):
+    """Tallies of the same chunks aggregated with each long chunk split in two halves on two threads, and in one
+    pass (Aggregator._tally)."""
+    from balance.stats import aggregate
+    monkeypatch.setattr(aggregate.numba, "get_num_threads", lambda: 2)
+    out = []
+    for split_games in (1, 10**12):
+        monkeypatch.setattr(aggregate, "SPLIT_GAMES", split_games)
+        agg = make()
+        for c in chunks:
+            agg.update(c)
+        assert (agg._half is not None) == (split_games == 1)       # the halves were taken, or not
+        out.append(agg.tallies.to_dict())
+    return out
+
+
+def test_a_chunk_tallied_in_two_halves_at_once_equals_one_pass(monkeypatch):
+    games = make_games(3001, seed=6)
+    games["turns"][2999] = CAP + 3          # past the cap in the second half of the second chunk
+    halves, one = _halves_and_one_pass(monkeypatch, split(games, [1001, 2000]),
+                                       lambda: Aggregator(SPEC, LINEUP, CAP))
+    assert halves == one
+
+
+@pytest.mark.parametrize("game", ["spooky_tower", "haunted_tower", "climbing_tower"])
+def test_every_game_tallies_the_same_in_two_halves(monkeypatch, game):
+    """Real chunks of each game (roles, final counters, kernel-summed groups, categories) give the same tallies."""
+    from balance import load_scenario
+    from balance.chunks import play_chunk
+    sc = load_scenario(None, game=game, seed=3)
+    spec = sc.spec()
+    compiled = spec.compile_scenario(sc)
+    chunks = [{k: v.copy() for k, v in play_chunk(spec, compiled, sc, g0, n, 2).items()}
+              for g0, n in ((0, 301), (301, 1200))]
+    halves, one = _halves_and_one_pass(
+        monkeypatch, chunks,
+        lambda: Aggregator(spec, [s.strategy for s in sc.seats], sc.turn_cap, scenario=sc))
+    assert halves == one
