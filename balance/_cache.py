@@ -27,6 +27,9 @@ def configure() -> None:
         return
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "balance" / "numba"
     target = base / source_hash()
+    noinline = os.environ.get("BALANCE_PROFILE_NOINLINE")
+    if noinline:                    # a profiling build (_jit._NOINLINE) never shares the users' cache
+        target = base / f"{source_hash()}-noinline-{hashlib.sha256(noinline.encode()).hexdigest()[:8]}"
     try:
         target.mkdir(parents=True, exist_ok=True)
         probe = target / ".writable"

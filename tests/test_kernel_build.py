@@ -527,3 +527,22 @@ def test_lowest_bit_walks_the_set_bits_of_a_word_in_increasing_order():
     for word in (1, 1 << 63, 0b1011_0000_0000_0100, 0):
         signed = word - (1 << 64) if word >= 1 << 63 else word
         assert scope["lowest_bit_nb"](np.int64(signed)) == (64 if word == 0 else (word & -word).bit_length() - 1)
+
+
+def test_a_profiling_build_never_shares_the_users_cache(tmp_path):
+    """``BALANCE_PROFILE_NOINLINE`` (benchmarks/profile.py --noinline) compiles slower code: without an explicit
+    NUMBA_CACHE_DIR it goes to a cache folder of its own, never the one a user's runs load from."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "BALANCE_PROFILE_NOINLINE")}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    code = "import os, balance; print(os.environ['NUMBA_CACHE_DIR'])"
+    folder = lambda extra: subprocess.run([sys.executable, "-c", code], env={**env, **extra}, check=True,  # noqa: E731
+                                          capture_output=True, text=True, timeout=120).stdout.strip()
+    plain = folder({})
+    profiled = folder({"BALANCE_PROFILE_NOINLINE": "best_target_nb"})
+    other = folder({"BALANCE_PROFILE_NOINLINE": "slots_nb"})
+    assert Path(plain).parent == Path(profiled).parent == tmp_path / "balance" / "numba"
+    assert len({plain, profiled, other}) == 3 and "-noinline-" in profiled and "-noinline-" not in plain
