@@ -42,7 +42,7 @@ def on_words(loc: np.ndarray) -> np.ndarray:
     """``layout.CHIT_ON`` for the chits' locations: bit c % 64 of word c // 64 set when chit c lies on the board or
     the floor."""
     on = np.zeros(L.MAX_CHITS, np.bool_)
-    on[:len(loc)] = np.isin(loc, (E.LOC_BOARD, E.LOC_FLOOR))
+    on[:len(loc)] = (loc == E.LOC_BOARD) | (loc == E.LOC_FLOOR)        # (np.isin took ten times as long)
     return np.packbits(on, bitorder="little").view("<i8")
 
 
