@@ -256,15 +256,10 @@ class Tallies:
         n = max(self.n_lengths, other.n_lengths)
         self.grow_lengths(n)
         other.grow_lengths(n)
-        for name in _ARRAYS:
-            mine, theirs = getattr(self, name), getattr(other, name)
-            if mine is not None and theirs is not None:
-                mine += theirs
+        self.add_counts(other)
         self.games += other.games
         self.tied_games += other.tied_games
         for mine, theirs in zip(self.groups, other.groups):
-            for name in _GROUP_ARRAYS:
-                getattr(mine, name)[...] += getattr(theirs, name)
             mine.per_team = mine.per_team or theirs.per_team
             mine.cannot_use = mine.cannot_use or theirs.cannot_use
         for mine, theirs in zip(self.categories, other.categories):
@@ -277,6 +272,21 @@ class Tallies:
                 kept = self.watch.get(name)
                 if kept is None or (value < kept[0] if name == "shortest" else value > kept[0]):
                     self.watch[name] = [value, game]
+
+    def add_counts(self, other: Tallies, clear: bool = False) -> None:
+        """Add the count arrays of ``other`` (of the same shapes), the run's and each counter group's, to these;
+        with ``clear``, zero ``other``'s afterwards."""
+        for name in _ARRAYS:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine is not None and theirs is not None:
+                mine += theirs
+                if clear:
+                    theirs[...] = 0
+        for mine, theirs in zip(self.groups, other.groups):
+            for name in _GROUP_ARRAYS:
+                getattr(mine, name)[...] += getattr(theirs, name)
+                if clear:
+                    getattr(theirs, name)[...] = 0
 
     def ci_width_max(self, z: float | None = None) -> float:
         """Width of the widest 95% Wilson interval among the seats' win rates (inf before any game); in a
@@ -462,15 +472,7 @@ class Aggregator:
             worker.join()
         if isinstance(done[0], BaseException):
             raise done[0]
-        for name in _ARRAYS:
-            mine, theirs = getattr(t, name), getattr(half, name)
-            if mine is not None and theirs is not None:
-                mine += theirs
-                theirs[...] = 0
-        for mine, theirs in zip(t.groups, half.groups):
-            for name in _GROUP_ARRAYS:
-                getattr(mine, name)[...] += getattr(theirs, name)
-                getattr(theirs, name)[...] = 0
+        t.add_counts(half, clear=True)
         return finished + done[0][0], tied + done[0][1]
 
     def add(self, tallies: Tallies, first_game: int, last_game: int, kept: pd.DataFrame | None = None) -> None:
