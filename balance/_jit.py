@@ -214,6 +214,11 @@ _NOINLINE = tuple(f"{len(n)}{n}" for n in os.environ.get("BALANCE_PROFILE_NOINLI
 ``benchmarks/profile.py --noinline`` with a fresh Numba cache (the names as written in Python, comma-separated)."""
 
 
+def _is_noinline(name: str) -> bool:
+    """Is `name` the symbol of a rule function named in ``_NOINLINE``?"""
+    return any(n in name for n in _NOINLINE)
+
+
 def _is_flat(name: str) -> bool:
     """Is `name` the symbol of a compiled ``rules_jit_flat`` function?"""
     return _symbol_prefix(name) in _FLAT
@@ -232,11 +237,11 @@ def _install_always_inline() -> bool:
         _note_unresolved(ir_module.globals)     # (from the Python-side module: no call into LLVM)
         if _FLAT:
             for fn in ir_module.functions:
-                if not fn.is_declaration and _is_flat(fn.name) and not any(n in fn.name for n in _NOINLINE):
+                if not fn.is_declaration and _is_flat(fn.name) and not _is_noinline(fn.name):
                     fn.attributes.add("alwaysinline")
         if _NOINLINE:
             for fn in ir_module.functions:
-                if not fn.is_declaration and any(n in fn.name for n in _NOINLINE):
+                if not fn.is_declaration and _is_noinline(fn.name):
                     fn.attributes.add("noinline")
         return original(self, ir_module)
 
