@@ -546,3 +546,41 @@ def test_a_profiling_build_never_shares_the_users_cache(tmp_path):
     other = folder({"BALANCE_PROFILE_NOINLINE": "slots_nb"})
     assert Path(plain).parent == Path(profiled).parent == tmp_path / "balance" / "numba"
     assert len({plain, profiled, other}) == 3 and "-noinline-" in profiled and "-noinline-" not in plain
+
+
+# --- the builtin typing memo (balance/_jit.py, _install_typing_memo) ---------------------------------------------
+
+def test_a_repeated_builtin_typing_is_answered_once_and_as_numba_answers_it():
+    """Each (function, argument types, flags) is typed once: a literal index is a type of its own (a mixed tuple's
+    items keep their own types), the same call under other flags (error_model) is typed again, a call no template
+    types still fails each time, and the compiled functions compute what Python does."""
+    import numpy as np
+    from numba import njit
+    from numba.core import errors, types
+
+    assert _jit._TYPING_READY, "the typing memo could not be installed on this Numba"
+
+    def mixed(t, x, y):
+        a = t[0] + x + 1
+        b = t[1] * 2.0 + x
+        return a + x, b, x // y, np.uint64(x) + np.uint64(1)
+
+    python = njit(cache=False)(mixed)
+    numpy_errors = njit(cache=False, error_model="numpy")(mixed)
+    args = ((3, 2.5), 7, 2)
+    assert python(*args) == numpy_errors(*args) == mixed(*args)
+    keys = [key for key in _jit._TYPING_MEMO if key[2] == (types.int64, types.int64)
+            and "add" in str(key[0])]
+    assert keys, "int64 + int64 was not kept"
+    assert len({key[4] for key in keys}) >= 2, "the two error models were typed as one"
+    with pytest.raises(ZeroDivisionError):                          # each compiled with its own flags
+        python((3, 2.5), 7, 0)
+    assert numpy_errors((3, 2.5), 7, 0)[2] == 0
+    before = len(_jit._TYPING_MEMO)
+
+    def bad(x):
+        return x + "a"
+    for _ in range(2):
+        with pytest.raises(errors.TypingError):
+            njit(cache=False)(bad)(1)
+    assert not [key for key in list(_jit._TYPING_MEMO)[before:] if types.unicode_type in key[2]]
