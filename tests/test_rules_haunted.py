@@ -520,6 +520,10 @@ def test_a_hero_moves_through_squares_holding_chits_and_heroes():
     t.place(1, t.sq(1, 7, 12))
     ev = moved(t, 0, (1, 7, 14), 1)                    # 4 steps: through the chit and the dwarf
     assert ev[-1] == (E.EV_MOVE, 0, t.sq(1, 7, 10), t.sq(1, 7, 14), 4)
+    # the path is recorded when read (the Specter's back-up): from the start, under this turn's climbing table
+    assert t.sc(L.SC_PATH_N) == 0 and t.sc(L.SC_PATH_FROM) == t.sq(1, 7, 10)
+    from balance.games.haunted_tower.movement import record_path_nb
+    record_path_nb(t.s, t.g, t.d, t.sc(L.SC_CLIMB), t.sc(L.SC_PATH_FROM), t.hs(0, L.HS_SQ))
     assert [int(x) for x in t.s[L.PATH:L.PATH + t.sc(L.SC_PATH_N)]] == [t.sq(1, 7, c) for c in range(10, 15)]
 
 

@@ -19,9 +19,9 @@ from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_LOC, CHIT_
                      MC_KILLS, MC_RUNS, MT_AC, MT_ATTACK, MT_DAMAGE, MT_DOUBLE, MT_HAS_ROLL, MT_HP, MT_IGNORES_METAL,
                      MT_INIT_BONUS, MT_INITIATIVE, MT_ONLY_BY, MT_STAYS, MT_UNDEAD, OPT, OPT_INIT_TIES, OPT_PLAYERS,
                      OPT_SPECTER_ONCE, PATH, SC, SC_FIGHT, SC_FIGHT_DRAINED, SC_FIGHT_HP, SC_IN, SC_N_CAND,
-                     SC_PATH_N, SC_SLOWED, SC_SPECTER_KILLER, SC_VICTIM, at, cost, held_at, hit_roll_at, hs_at, ht_at,
+                     SC_CLIMB, SC_PATH_FROM, SC_PATH_N, SC_SLOWED, SC_SPECTER_KILLER, SC_VICTIM, at, cost, held_at, hit_roll_at, hs_at, ht_at,
                      it_at, mcnt_at, mt_at, opt_at, MAX_FIGHT_ROUNDS, SC_TURN)
-from .movement import respawn_nb
+from .movement import record_path_nb, respawn_nb
 from .pieces import (emit_nb, free_square_nb, illegal_nb, is_specter_nb, item_of_nb, keep_monster_nb, lay_chit_nb,
                      lift_chit_nb,
                      place_hero_nb, set_loc_nb, uncarry_nb, die_nb)
@@ -194,9 +194,12 @@ def hero_attacks_nb(s, g, p, c, m, weapon):
 
 
 @rules_jit
-def back_up_nb(s, p):
+def back_up_nb(s, g, d, p):
     """Running from the Specter: the hero backs up two squares along the path it came by this turn, or fewer when
-    the path is shorter or those squares are taken (The Specter of Sir Jameson)."""
+    the path is shorter or those squares are taken (The Specter of Sir Jameson). The path (this turn's move, from
+    SC_PATH_FROM to where the hero stands, under this turn's climbing table) is recorded here, when first read."""
+    if s[SC + SC_PATH_N] == 0 and s[SC + SC_PATH_FROM] >= 0:
+        record_path_nb(s, g, d, s[SC + SC_CLIMB], s[SC + SC_PATH_FROM], s[hs_at(p, HS_SQ)])
     n = s[SC + SC_PATH_N]
     for back in (2, 1):
         if n - 1 - back >= 0:
@@ -208,7 +211,7 @@ def back_up_nb(s, p):
 
 
 @rules_jit
-def run_away_nb(s, g, p, c, m):
+def run_away_nb(s, g, d, p, c, m):
     """Running Away: 1d10 (+ the run bonus) at least the monster's attack number escapes; the monster and its chit
     leave the game, except the Specter, which stays while the hero backs up."""
     roll = die_nb(s, 10) + ability_nb(s, p, E.AB_RUN_BONUS)
@@ -219,7 +222,7 @@ def run_away_nb(s, g, p, c, m):
     s[hs_at(p, HS_RUNS)] += 1
     s[mcnt_at(p, m, MC_RUNS)] += 1
     if s[mt_at(m, MT_STAYS)] == 1:
-        back_up_nb(s, p)
+        back_up_nb(s, g, d, p)
     else:
         monster_gone_nb(s, g, p, c)
     return HERO_ESCAPED
@@ -234,7 +237,7 @@ def monster_gone_nb(s, g, p, c):
 
 
 @rules_jit
-def hero_acts_nb(s, f, g, p, c, m):
+def hero_acts_nb(s, f, g, d, p, c, m):
     """The hero's action in a combat round, chosen by its strategy: run, attack (which weapon), or a potion."""
     n = combat_options_nb(s, p)
     i = S.combat_nb(s, f, p, c)
@@ -244,7 +247,7 @@ def hero_acts_nb(s, f, g, p, c, m):
     kind = s[opt_at(i, 0)]
     chit = s[opt_at(i, 1)]
     if kind == E.CO_RUN:
-        return run_away_nb(s, g, p, c, m)
+        return run_away_nb(s, g, d, p, c, m)
     if kind == E.CO_ATTACK:
         return hero_attacks_nb(s, g, p, c, m, chit)
     hp = min(s[hs_at(p, HS_MAXHP)], s[hs_at(p, HS_HP)] + s[it_at(item_of_nb(s, chit), IT_HEAL)])
@@ -423,13 +426,13 @@ def fight_nb(s, f, g, d, p, c):
         rounds += 1
         hero_first = initiative_nb(s, p, m)
         if hero_first == 1:
-            result = hero_acts_nb(s, f, g, p, c, m)
+            result = hero_acts_nb(s, f, g, d, p, c, m)
             if result == FIGHT_ON or result == RUN_FAILED:
                 result = monster_attacks_nb(s, f, g, d, p, c, m)
         else:
             result = monster_attacks_nb(s, f, g, d, p, c, m)
             if result == FIGHT_ON:
-                result = hero_acts_nb(s, f, g, p, c, m)
+                result = hero_acts_nb(s, f, g, d, p, c, m)
                 if result == RUN_FAILED:
                     result = monster_attacks_nb(s, f, g, d, p, c, m)
     if s[at(CHIT_LOC, c)] == E.LOC_FIGHT:            # the Specter, still standing

@@ -25,7 +25,7 @@ from .layout import (LEVEL_HIDDEN, SC_CLIMB, SC_MP, CHIT_SQ, g_level, CAND, CHIT
                      IC_HELD_END, IT_HEAL, KINDS, M_CHOICE_I, M_CHOICE_N, M_DICE_I, M_DICE_N, M_TRACE, MAX_HELD,
                      OPT, OPT_N_CHITS, OPT_OUT_SCORES, OPT_PLAYERS, OPT_PTS_BANE, OPT_PTS_BLUE, OPT_PTS_PURPLE,
                      OPT_PTS_SPECTER_HIT, OPT_PTS_SPECTER_KILL, OPT_PTS_STANDUP, OPT_TIES, OPT_TRADING,
-                     OPT_TURN_CAP, PATH, SC, SC_ACTIVE, SC_ERROR, SC_IN, SC_LEFT, SC_N_CAND, SC_PATH_N, SC_ROUND,
+                     OPT_TURN_CAP, SC, SC_ACTIVE, SC_ERROR, SC_IN, SC_LEFT, SC_N_CAND, SC_PATH_FROM, SC_PATH_N, SC_ROUND,
                      SC_ROUND_START, SC_SPECTER_KILLER, SC_TURN, SC_VICTORY, SC_WIN_MASK, SC_WINNER, SEAT_HERO,
                      TRACE, N_PARAMS, at, held_at, hs_at, ht_at, icnt_at, it_at, param_at, G_A, g_adj, SQ_HERO,
                      STREAMS, FINAL_FIELDS, N_FINAL, N_MC, N_IC, mcnt_at, HS_PTS_STANDUPS, HS_PTS_CHITS,
@@ -182,8 +182,8 @@ def play_turn_nb(s, f, g, d, p):
         s[SC + SC_MP] = 0
         s[SC + SC_CLIMB] = climb_table_nb(s, p)
         s[SC + SC_LEFT] = 0
-        s[at(PATH, 0)] = s[hs_at(p, HS_SQ)]
-        s[SC + SC_PATH_N] = 1
+        s[SC + SC_PATH_FROM] = s[hs_at(p, HS_SQ)]        # the path of no move: the square itself
+        s[SC + SC_PATH_N] = 0
     else:
         roll = die_nb(s, 6)
         h = s[hs_at(p, HS_HERO)]

@@ -65,10 +65,11 @@ SC_SLOWED = 17           # the hero's next attack roll on this monster is at -2 
 SC_LEVEL = 18            # level being filled with purple chits
 SC_N_CAND = 19           # candidates in CAND for the decision being asked
 SC_ERROR = 20            # a strategy answered with an illegal choice (decision kind + 1), 0 when none
-SC_PATH_N = 21           # squares in PATH (this turn's move, start first)
+SC_PATH_N = 21           # squares in PATH (this turn's move, start first) once recorded, 0 before (back_up_nb)
 SC_VICTIM = 22           # the hero a steal or rust decision is about
 SC_ROUND_START = 23      # seat that started this round
-N_SC = 24
+SC_PATH_FROM = 24        # square this turn's move started from (-1 before the first), its path not recorded
+N_SC = 25
 
 # --- Per hero (seat): s[hs_at(p, k)] ---------------------------------------------------------------------------
 HS_HERO = 0              # index into the hero table

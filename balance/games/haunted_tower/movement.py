@@ -3,7 +3,8 @@ Encountering a Chit, Magical Items).
 
 Movement costs come from the board's precomputed tables (``board.dist``): the strategy names the square to stop on,
 and the kernel checks it is legal (reachable with the movement points under the climbing restriction, free of heroes
-and chits) and records the shortest path to it, which only the Specter's back-up reads.
+and chits). The shortest path to it is recorded only when something reads it: the Specter's back-up
+(``combat.back_up_nb``), once a turn at most; recording it on every move was about 8% of the kernel's time.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from . import strategies as S
 from .board import EDGE_UP
 from .layout import (CAND, CHIT_FACEUP, CHIT_SQ, G_A, G_D, G_K, G_N, G_N_OUT, G_NBR_EDGE, HS_HERO,
                      HS_N_ITEMS, HS_SQ, HT_ABILITY, HT_ABILITY_VALUE, IT_USABLE, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PATH,
-                     OPT, OPT_CLIMB_1, OPT_CLIMB_2, OPT_GATE, OPT_N_ITEMS, PATH, SC, SC_CLIMB, SC_LEFT, SC_MP, SC_N_CAND,
+                     OPT, OPT_CLIMB_1, OPT_CLIMB_2, OPT_GATE, OPT_N_ITEMS, PATH, SC, SC_CLIMB, SC_PATH_FROM, SC_LEFT, SC_MP, SC_N_CAND,
                      SC_PATH_N, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_outside,
                      held_at, hs_at, ht_at, icnt_at, IC_TAKEN, it_at)
 from .pieces import (carry_nb, chit_count_nb, emit_nb, free_square_nb, held_in_slot_nb, illegal_nb, item_of_nb,
@@ -91,7 +92,8 @@ def move_hero_nb(s, f, g, d, p, mp):
         return False
     c = cost(d, g, t, here, q)
     s[SC + SC_LEFT] = mp - c
-    record_path_nb(s, g, d, t, here, q)
+    s[SC + SC_PATH_FROM] = here             # the path here -> q under t, recorded when read (record_path_nb)
+    s[SC + SC_PATH_N] = 0
     place_hero_nb(s, p, q)
     emit_nb(s, E.EV_MOVE, p, here, q, c)
     return True

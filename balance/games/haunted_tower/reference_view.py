@@ -111,6 +111,7 @@ class View:
         sc[L.SC_LEVEL] = self.level_filled
         sc[L.SC_N_CAND] = n_cand
         sc[L.SC_PATH_N] = len(self.path)
+        sc[L.SC_PATH_FROM] = self.path[0] if self.path else -1
         sc[L.SC_VICTIM] = self.victim
         sc[L.SC_ROUND_START] = self.round_start
         return sc
