@@ -19,8 +19,8 @@ from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_LOC, CHIT_
                      MC_KILLS, MC_RUNS, MT_AC, MT_ATTACK, MT_DAMAGE, MT_DOUBLE, MT_HAS_ROLL, MT_HP, MT_IGNORES_METAL,
                      MT_INIT_BONUS, MT_INITIATIVE, MT_ONLY_BY, MT_STAYS, MT_UNDEAD, OPT, OPT_INIT_TIES, OPT_PLAYERS,
                      OPT_SPECTER_ONCE, PATH, SC, SC_FIGHT, SC_FIGHT_DRAINED, SC_FIGHT_HP, SC_IN, SC_N_CAND,
-                     SC_CLIMB, SC_PATH_FROM, SC_PATH_N, SC_SLOWED, SC_SPECTER_KILLER, SC_VICTIM, at, cost, held_at, hit_roll_at, hs_at, ht_at,
-                     it_at, mcnt_at, mt_at, opt_at, MAX_FIGHT_ROUNDS, SC_TURN)
+                     SC_CLIMB, SC_PATH_FROM, SC_PATH_N, SC_SLOWED, SC_SPECTER_KILLER, SC_VICTIM, at, cost, held_at,
+                     hit_roll_at, hs_at, ht_at, it_at, mcnt_at, mt_at, opt_at, MAX_FIGHT_ROUNDS, SC_TURN)
 from .movement import record_path_nb, respawn_nb
 from .pieces import (emit_nb, free_square_nb, illegal_nb, is_specter_nb, item_of_nb, keep_monster_nb, lay_chit_nb,
                      lift_chit_nb,

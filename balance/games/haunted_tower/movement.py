@@ -16,9 +16,9 @@ from . import strategies as S
 from .board import EDGE_UP
 from .layout import (CAND, CHIT_FACEUP, CHIT_SQ, G_A, G_D, G_K, G_N, G_N_OUT, G_NBR_EDGE, HS_HERO,
                      HS_N_ITEMS, HS_SQ, HT_ABILITY, HT_ABILITY_VALUE, IT_USABLE, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PATH,
-                     OPT, OPT_CLIMB_1, OPT_CLIMB_2, OPT_GATE, OPT_N_ITEMS, PATH, SC, SC_CLIMB, SC_PATH_FROM, SC_LEFT, SC_MP, SC_N_CAND,
-                     SC_PATH_N, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_outside,
-                     held_at, hs_at, ht_at, icnt_at, IC_TAKEN, it_at)
+                     OPT, OPT_CLIMB_1, OPT_CLIMB_2, OPT_GATE, OPT_N_ITEMS, PATH, SC, SC_CLIMB, SC_LEFT, SC_MP, SC_N_CAND,
+                     SC_PATH_FROM, SC_PATH_N, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost,
+                     g_outside, held_at, hs_at, ht_at, icnt_at, IC_TAKEN, it_at)
 from .pieces import (carry_nb, chit_count_nb, emit_nb, free_square_nb, held_in_slot_nb, illegal_nb, item_of_nb,
                      lay_chit_nb, lift_chit_nb, place_hero_nb, set_loc_nb, slot_of_nb, uncarry_nb)
 
