@@ -597,3 +597,62 @@ def test_a_repeated_builtin_typing_is_answered_once_and_as_numba_answers_it():
         with pytest.raises(errors.TypingError):
             njit(cache=False)(bad)(1)
     assert not [key for key in list(_jit._TYPING_MEMO)[before:] if types.unicode_type in key[2]]
+
+
+def test_index_helpers_are_computed_in_place_as_python_computes_them():
+    """A ``rules_index`` helper has no compiled function of its own; compiled code gets the index Python gets, for
+    int64, int32 and unsigned arguments and for negative sums (as np.uint64 of the int64 sum); a helper that is not
+    affine is refused by name when compiled code first types a call."""
+    import numpy as np
+    from numba import njit
+    from numba.core import errors
+    from balance._index import rules_index
+    from balance.games.haunted_tower import layout as ht
+
+    assert not hasattr(ht.mcnt_at, "overloads") and not hasattr(layout.pl_at, "overloads")
+
+    @njit(cache=False)
+    def indices(p, m, k, q32):
+        return ht.mcnt_at(p, m, k), ht.hit_roll_at(m, k), ht.at(ht.CAND, q32), layout.hand_at(p, m, k)
+
+    for p, m, k in [(0, 0, 0), (3, 17, 4), (5, 47, 9), (1, 2, -40)]:
+        got = indices(p, m, k, np.int32(k))
+        want = (ht.mcnt_at(p, m, k), ht.hit_roll_at(m, k), ht.at(ht.CAND, k), layout.hand_at(p, m, k))
+        assert got == want and all(isinstance(x, int) for x in got)
+    assert indices(0, 0, 0, np.int32(-(ht.CAND + 1)))[2] == np.uint64(2 ** 64 - 1)
+
+    def squares(a, b):
+        return np.uint64(a * b + 1)
+    rules_index(squares)
+    with pytest.raises(errors.TypingError, match="squares is not an affine function"):
+        njit(cache=False)(lambda a: squares(a, a))(2)
+
+
+def test_rule_functions_skip_the_passes_that_cannot_change_them_and_inline_closures_that_they_make():
+    """The rules' pipeline is Numba's less the rewrites after typing, with the closure inliner run only where there
+    is a closure to inline: a rule function that makes one still compiles without the runtime, with the closure
+    inlined (not left as a function of its own), and computes what Python does."""
+    from numba.core import ir
+    from numba.core.typed_passes import NopythonRewrites
+    from numba.core.untyped_passes import InlineClosureLikes
+    from balance._jit import RULES_OPTIONS, rules_jit
+
+    assert RULES_OPTIONS.get("pipeline_class") is not None, "the rules' pipeline could not be built on this Numba"
+    def closing(n):
+        def step(x):
+            return 3 * x + n
+        total = 0
+        for i in range(n):
+            total += step(i)
+        return total
+
+    compiled = rules_jit(closing)
+    assert compiled(5) == closing(5)
+    ran = [name.split("_", 1)[1] for times in next(iter(compiled.overloads.values())).metadata["pipeline_times"].values()
+           for name in times]
+    assert "balance_inline_closures_if_any" in ran and InlineClosureLikes._name not in ran
+    assert NopythonRewrites._name not in ran and "nopython_type_inference" in ran
+    blocks = next(iter(compiled.overloads.values())).type_annotation.blocks
+    values = [getattr(inst, "value", None) for block in blocks.values() for inst in block.body]
+    assert not [v for v in values if isinstance(v, ir.Expr) and v.op == "make_function"
+                or isinstance(v, (ir.Global, ir.FreeVar)) and hasattr(v.value, "py_func")], "the closure was not inlined"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._index import rules_index
 from ..._jit import rules_jit
 from ...rng import STREAM_WORDS
 from . import enums as E
@@ -268,69 +269,69 @@ G_ROOM_ELIG = 22           # squares of each room where a chit may be placed (no
 G_HEADER = 24
 
 
-@rules_jit
+@rules_index
 def hs_at(p, k):
     return np.uint64(HS + p * N_HS + k)
 
 
-@rules_jit
+@rules_index
 def held_at(p, k):
     return np.uint64(HELD + p * MAX_HELD + k)
 
 
-@rules_jit
+@rules_index
 def hand_at(p, k):
     return np.uint64(HAND + p * MAX_HAND + k)
 
 
-@rules_jit
+@rules_index
 def ht_at(h, k):
     return np.uint64(HERO_TAB + h * N_HT + k)
 
 
-@rules_jit
+@rules_index
 def mt_at(m, k):
     return np.uint64(MON_TAB + m * N_MT + k)
 
 
-@rules_jit
+@rules_index
 def it_at(i, k):
     return np.uint64(ITEM_TAB + i * N_IT + k)
 
 
-@rules_jit
+@rules_index
 def hit_roll_at(m, face):
     """Outcome (enums.HIT_*) of 1d10 = face (1..10) on monster m's table."""
     return np.uint64(HIT_ROLL + m * D10 + face - 1)
 
 
-@rules_jit
+@rules_index
 def mcnt_at(p, m, k):
     return np.uint64(MCNT + (p * MAX_MONSTERS + m) * N_MC + k)
 
 
-@rules_jit
+@rules_index
 def icnt_at(p, i, k):
     return np.uint64(ICNT + (p * MAX_ITEMS + i) * N_IC + k)
 
 
-@rules_jit
+@rules_index
 def stream_at(i):
     return np.uint64(STREAMS + STREAM_WORDS * i)
 
 
-@rules_jit
+@rules_index
 def param_at(p, k):
     return np.uint64(F_PARAMS + p * N_PARAMS + k)
 
 
-@rules_jit
+@rules_index
 def at(region, i):
     """Word i of a one-dimensional region (``at(CHIT_LOC, c)``, ``at(CAND, k)`` ...)."""
     return np.uint64(region + i)
 
 
-@rules_jit
+@rules_index
 def opt_at(i, col):
     """Combat option row i: column 0 the kind (combat.OPT_*), 1 the item chit (-1 for none)."""
     return np.uint64(OPTS + 2 * i + col)

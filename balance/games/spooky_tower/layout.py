@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import rules_jit
+from ..._index import rules_index
 from ...rng import STREAM_WORDS
 
 from . import enums as E
@@ -95,65 +95,65 @@ M_CHOICE_I = MISC + 5
 
 
 
-@rules_jit
+@rules_index
 def pl_at(p, k):
     return np.uint64(PL + p * E.N_PL + k)
 
 
-@rules_jit
+@rules_index
 def hand_n_at(p, v):
     return np.uint64(HAND_N + p * NV + v)
 
 
-@rules_jit
+@rules_index
 def hand_at(p, v, k):
     return np.uint64(HAND + (p * NV + v) * MAX_PER_VALUE + k)
 
 
-@rules_jit
+@rules_index
 def town_at(v, k):
     return np.uint64(TOWN + v * MAX_PER_VALUE + k)
 
 
-@rules_jit
+@rules_index
 def cnt_at(p, v, k):
     return np.uint64(CNT + (p * NV + v) * E.N_CNT + k)
 
 
-@rules_jit
+@rules_index
 def stream_at(i):
     return np.uint64(STREAMS + STREAM_WORDS * i)
 
 
-@rules_jit
+@rules_index
 def feat_at(v, fx):
     return np.uint64(F_FEAT + v * E.N_EFFECTS + fx)
 
 
-@rules_jit
+@rules_index
 def param_at(p, k):
     return np.uint64(F_PARAMS + p * N_PARAMS + k)
 
 
-@rules_jit
+@rules_index
 def stack_at(i, col):
     """Pending-effect row i (top = last): column 0 the effect, 1 its source, 2 the source's id."""
     return np.uint64(STACK + 3 * i + col)
 
 
-@rules_jit
+@rules_index
 def pend_at(i, col):
     """Revealed-effect row i, columns as in stack_at."""
     return np.uint64(PEND + 3 * i + col)
 
 
-@rules_jit
+@rules_index
 def legal_at(i, col):
     """Legal action row i: column 0 the action (enums.ACT_*), 1 the Building value."""
     return np.uint64(LEGAL + 2 * i + col)
 
 
-@rules_jit
+@rules_index
 def at(region, i):
     """Word i of a one-dimensional region (``at(TOWN_N, v)``, ``at(CAND, k)`` ...)."""
     return np.uint64(region + i)

@@ -1,0 +1,91 @@
+"""Index helpers that compiled code computes in place, without a function of their own.
+
+A layout's index helper (``hs_at(p, k) = np.uint64(HS + p * N_HS + k)``) is an affine function of its integer
+arguments: a constant plus a constant times each argument, as an unsigned 64-bit index. As a ``rules_jit`` function
+Numba compiled each one on its own (typed, lowered, optimised: about 15 ms each) and every one of its hundreds of
+call sites was a call with Numba's calling convention (a status word, a result through a pointer, the error check)
+that LLVM then had to inline again. ``rules_index`` registers the helper with Numba's typing and lowering instead
+(``numba.extending.type_callable`` and ``lower_builtin``, as Numba's own builtins are): a call site in compiled code
+becomes the few integer instructions of the sum itself. Python still calls the helper as it is written (its
+index as a Python int, as the compiled helper returned it).
+
+The constant and the coefficients are read off the Python function the first time compiled code types a call (the
+layout's constants are all set by then): ``fn(0, .., 0)`` and ``fn(e_i) - fn(0, .., 0)``; and the function is
+checked to be affine at a few further points, so a helper that is not (one that reads an array, or multiplies two
+arguments) is refused with the helper's name, not compiled wrong. The sum is computed in 64-bit integers and its
+bits are the unsigned index, exactly as ``np.uint64(<the int64 sum>)`` gives it.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import itertools
+
+_CHECK_POINTS = (1, 2, 3, 7, 13)
+
+
+def _affine(fn, n: int) -> tuple[int, tuple[int, ...]]:
+    """(constant, coefficients) of `fn`, an affine function of n integer arguments; ValueError when it is not."""
+    base = int(fn(*([0] * n)))
+    coeffs = tuple(int(fn(*[1 if j == i else 0 for j in range(n)])) - base for i in range(n))
+    for point in itertools.islice(itertools.product(_CHECK_POINTS, repeat=n), 40):
+        if int(fn(*point)) != base + sum(c * x for c, x in zip(coeffs, point)):
+            raise ValueError(f"rules_index: {fn.__module__}.{fn.__qualname__} is not an affine function of its "
+                             f"arguments (at {point})")
+    return base, coeffs
+
+
+def _typer(n: int, accepts):
+    """A typing function of exactly n arguments (Numba binds the call's arguments to its signature)."""
+    names = ", ".join(f"a{i}" for i in range(n))
+    scope = {"accepts": accepts}
+    exec(f"def typer({names}):\n    return accepts(({names}{',' if n == 1 else ''}))", scope)  # noqa: S102
+    return scope["typer"]
+
+
+def rules_index(fn):
+    """Register `fn` (an affine index helper, module docstring) so that compiled code computes it in place; returns
+    the helper for Python, which gives the index as a Python int, as the compiled helper did (``np.uint64`` plus a
+    numpy signed integer is a float)."""
+    @functools.wraps(fn)
+    def helper(*args):
+        return int(fn(*args))
+
+    try:
+        from numba.core import errors, types
+        from numba.extending import lower_builtin, type_callable
+    except ImportError:                         # pragma: no cover
+        return helper
+    n = len(inspect.signature(fn).parameters)
+    known: list = []
+
+    def affine():
+        if not known:
+            known.append(_affine(fn, n))
+        return known[0]
+
+    def accepts(args):
+        if all(isinstance(a, types.Integer) for a in args):
+            try:
+                affine()                        # a helper that is not affine fails here, at typing, by name
+            except ValueError as err:
+                raise errors.TypingError(str(err)) from None
+            return types.uint64
+        return None
+
+    @type_callable(helper)
+    def type_it(context):
+        return _typer(n, accepts)
+
+    @lower_builtin(helper, *([types.Integer] * n))
+    def lower(context, builder, sig, args):
+        base, coeffs = affine()
+        total = context.get_constant(types.int64, base)
+        for c, ty, value in zip(coeffs, sig.args, args):
+            if c == 0:
+                continue
+            value = context.cast(builder, value, ty, types.int64)
+            total = builder.add(total, value if c == 1 else builder.mul(value, context.get_constant(types.int64, c)))
+        return total                            # an i64: the uint64 index's bits
+
+    return helper
