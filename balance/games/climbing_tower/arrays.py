@@ -69,6 +69,7 @@ def compile_rules(c: ClimbingTowerComponents, r: ClimbingTowerRules) -> tuple[np
         row = L.CARD + i * L.N_CF
         s[row + L.CF_LEVEL], s[row + L.CF_COLOUR], s[row + L.CF_NUMBER] = k.level, code[k.colour], k.number
         s[row + L.CF_SWORDS], s[row + L.CF_ARROWS] = k.swords, k.arrows
+        s[L.FOLLOWS + i] = sum(1 << j for j, x in enumerate(c.cards) if x.colour == k.colour or x.number == k.number)
     for t, card in enumerate(list(c.tower)):
         _tower_row(s, t, card.floors, code, E.SKILL_KINDS.index(card.skill))
     for side, b in enumerate(c.boss):

@@ -67,6 +67,7 @@ CF_SWORDS = 3
 CF_ARROWS = 4
 N_CF = 5
 CARD = _region(MAX_CARDS * N_CF)
+FOLLOWS = _region(MAX_CARDS)      # bit x of s[at(FOLLOWS, c)]: card x could follow card c (same colour or number)
 
 # --- tower cards and BOSS sides: s[tc_at(t, TF_*)], floor k at TF_FLOORS + 3k (colour, left, right) -----------------
 # rows 0 .. n_tc-1: tower cards; rows MAX_TOWER_CARDS and MAX_TOWER_CARDS + 1: BOSS sides A and B
@@ -162,7 +163,7 @@ TEAM = _region(N_TEAM)
 CAND = _region(2 * MAX_CAND)       # legal rows (action, card)
 VIEW_TALK = _region(1)             # 1: the deciding seat may see its partner's hand (and plan jointly)
 VIEW_PARTNER_N = _region(1)        # cards in the partner's hand when visible, else -1
-VIEW_PARTNER = _region(MAX_HAND)   # the partner's hand when visible
+VIEW_PARTNER = _region(1)          # the partner's hand when visible as a set (bit c: card c), else 0
 KINDS = _region(2)
 STREAMS = _region(3 * STREAM_WORDS)   # 0: shuffles; 1, 2: the seats' strategy streams
 

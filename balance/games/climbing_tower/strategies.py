@@ -33,7 +33,7 @@ from ..._jit import rules_jit_flat
 from ...rng import flat_below_nb
 from ..kernel_common import next_scripted_nb
 from . import enums as E
-from .layout import (CF_ARROWS, CF_COLOUR, CF_LEVEL, CF_NUMBER, CF_SWORDS, CHOICE_SCRIPT, KINDS, LOC,
+from .layout import (FOLLOWS, CF_ARROWS, CF_COLOUR, CF_LEVEL, CF_NUMBER, CF_SWORDS, CHOICE_SCRIPT, KINDS, LOC,
                      M_CHOICE_I, M_CHOICE_N, OPT, OPT_N_CARDS, OPT_TALK, PL_FLOOR, PL_HAND_N, PL_DOWN, PL_SIDE, SC,
                      SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_N_BUILD, SC_N_FLOORS, SC_N_PLAY, SC_PILE_I, SC_PILE_N,
                      SC_TOP, TF_BOTH, TF_HP, TF_SAME_ROUND, VIEW_PARTNER, VIEW_PARTNER_N, VIEW_TALK, at, card_at,
@@ -55,18 +55,21 @@ P_KEEP = 3
 
 @rules_jit_flat
 def fill_view_nb(s, p):
-    """What seat p may see of its partner: the partner's hand while the players may communicate, else nothing."""
+    """What seat p may see of its partner: the partner's hand (as a set of cards) while the players may communicate,
+    else nothing."""
     talk = s[OPT + OPT_TALK]
     q = 1 - p
     ok = talk == E.TALK_ALWAYS or (talk == E.TALK_SAME_FLOOR and s[pl_at(p, PL_FLOOR)] == s[pl_at(q, PL_FLOOR)])
     s[VIEW_TALK] = ok
+    hand = 0
     if ok:
         n = s[pl_at(q, PL_HAND_N)]
         s[VIEW_PARTNER_N] = n
         for i in range(n):
-            s[at(VIEW_PARTNER, i)] = s[hand_at(q, i)]
+            hand |= 1 << s[hand_at(q, i)]
     else:
         s[VIEW_PARTNER_N] = -1
+    s[VIEW_PARTNER] = hand
 
 
 @rules_jit_flat
@@ -90,19 +93,10 @@ def boss_open_nb(s, p):
 
 
 @rules_jit_flat
-def follows_nb(s, c, top):
-    return s[card_at(c, CF_COLOUR)] == s[card_at(top, CF_COLOUR)] or \
-        s[card_at(c, CF_NUMBER)] == s[card_at(top, CF_NUMBER)]
-
-
-@rules_jit_flat
 def team_bonus_nb(s, f, p, c):
     """team_weight when the partner's hand is visible and holds a card that could follow c."""
-    if s[VIEW_TALK] == 0:
-        return 0.0
-    for i in range(s[VIEW_PARTNER_N]):
-        if follows_nb(s, s[at(VIEW_PARTNER, i)], c):
-            return f[param_at(p, P_TEAM)]
+    if s[VIEW_PARTNER] & s[at(FOLLOWS, c)] != 0:        # 0 when the hand is hidden
+        return f[param_at(p, P_TEAM)]
     return 0.0
 
 
