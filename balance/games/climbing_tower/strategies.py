@@ -35,11 +35,11 @@ from ..kernel_common import next_scripted_nb
 from . import enums as E
 from .layout import (FOLLOWS, CF_ARROWS, CF_COLOUR, CF_LEVEL, CF_NUMBER, CF_SWORDS, CHOICE_SCRIPT, KINDS, LOC,
                      M_CHOICE_I, M_CHOICE_N, OPT, OPT_N_CARDS, OPT_TALK, PL_FLOOR, PL_HAND_N, PL_DOWN, PL_SIDE, SC,
-                     SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_N_BUILD, SC_N_FLOORS, SC_N_PLAY, SC_PILE_I, SC_PILE_N,
-                     SC_TOP, TF_BOTH, TF_HP, TF_SAME_ROUND, VIEW_PARTNER, VIEW_PARTNER_N, VIEW_TALK, at, card_at,
-                     cand_at, hand_at, param_at, pile_at, pl_at, stream_at, tc_at)
+                     SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_N_BUILD, SC_N_FLOORS, SC_N_PLAY, SC_N_REDRAW, SC_PILE_I,
+                     SC_PILE_N, SC_TOP, TF_BOTH, TF_HP, TF_SAME_ROUND, VIEW_PARTNER, VIEW_PARTNER_N, VIEW_TALK, at,
+                     card_at, cand_at, hand_at, param_at, pile_at, pl_at, stream_at, tc_at)
 from .build import build_row_nb
-from .play import standing_on_nb, turn_row_nb
+from .play import standing_on_nb
 
 RANDOM = 0
 CLIMBER = 1
@@ -133,12 +133,6 @@ def heuristic_turn_nb(s, f, p, n):
     best_play_v = -1.0
     best_free = -1
     best_free_v = -1.0
-    worst_redraw = -1
-    worst_redraw_v = 0.0
-    worst_offer = -1
-    worst_offer_v = 0.0
-    gift = -1
-    gift_v = -1.0
     i = 0
     n_play = s[SC + SC_N_PLAY]
     while i < n_play:           # plays and free plays come first: with one worth playing, nothing else matters
@@ -155,23 +149,29 @@ def heuristic_turn_nb(s, f, p, n):
         return best_play
     if best_play < 0 and best_free >= 0 and best_free_v > 0.0:
         return best_free
+    # The redraw rows and the offer rows (when there are any) each list the hand in order, so one pass over the
+    # hand finds both the least worth redraw and offer (the same card: the first of least worth) and the gift.
+    n_redraw = s[SC + SC_N_REDRAW]
+    offers = n > n_play + n_redraw
     q_room, q_targets = reach_nb(s, 1 - p)
-    while i < n:
-        act, c = turn_row_nb(s, p, i)
-        arrows = s[card_at(c, CF_ARROWS)]
-        swords = s[card_at(c, CF_SWORDS)]
-        v = wa * min(arrows, room) + ws * min(swords, targets)
-        if act == E.ACT_REDRAW:
-            if worst_redraw < 0 or v < worst_redraw_v:
-                worst_redraw, worst_redraw_v = i, v
-        else:
-            if worst_offer < 0 or v < worst_offer_v:
-                worst_offer, worst_offer_v = i, v
-            if talk:
+    least = -1
+    least_v = 0.0
+    gift = -1
+    gift_v = -1.0
+    if n > n_play:
+        for j in range(s[pl_at(p, PL_HAND_N)]):
+            c = s[hand_at(p, j)]
+            arrows = s[card_at(c, CF_ARROWS)]
+            swords = s[card_at(c, CF_SWORDS)]
+            v = wa * min(arrows, room) + ws * min(swords, targets)
+            if least < 0 or v < least_v:
+                least, least_v = j, v
+            if talk and offers:
                 w = (wa * min(arrows, q_room) + ws * min(swords, q_targets)) - v
                 if w > gift_v:
-                    gift, gift_v = i, w
-        i += 1
+                    gift, gift_v = n_play + n_redraw + j, w
+    worst_redraw = n_play + least if n_redraw > 0 else -1
+    worst_offer = n_play + n_redraw + least if offers else -1
     if best_play < 0 and best_free >= 0:
         best_play, best_play_v = best_free, best_free_v
     if best_play >= 0 and best_play_v > 0.0:
