@@ -114,6 +114,8 @@ class Table:
         self.s[L.PL + p * L.N_PL + L.PL_FLOOR] = floor
 
     def set_standing(self, slot: int, side: int, n: int) -> None:
+        floor = int(self.s[L.SLOT_FLOOR + slot])
+        self.s[L.ON_FLOOR + 2 * floor + side] += n - self.s[L.STANDING + 2 * slot + side]
         self.s[L.STANDING + 2 * slot + side] = n
 
     def gain(self, skill: str) -> None:

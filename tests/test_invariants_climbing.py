@@ -256,6 +256,10 @@ def follow_tokens(events: np.ndarray, s: np.ndarray, cost: dict | None) -> None:
         for side in (0, 1):
             assert t.standing[slot][side] == s[L.STANDING + 2 * slot + side], (slot, side)
             assert t.fallen[slot][side] == s[L.HIT + 2 * slot + side], (slot, side)
+    for floor in range(s[L.SC + L.SC_N_FLOORS]):     # the kept per-floor sums agree with the slots
+        for side in (0, 1):
+            slots = range(s[L.FLOOR_LO + floor], s[L.FLOOR_HI + floor] + 1)
+            assert s[L.ON_FLOOR + 2 * floor + side] == sum(s[L.STANDING + 2 * k + side] for k in slots)
     assert t.gold == s[L.SC + L.SC_GOLD]
     assert t.supply == s[L.SC + L.SC_SUPPLY_TOKENS]
     assert t.on_tower() + t.gold + t.supply == TOKENS

@@ -10,7 +10,7 @@ from .layout import (OWNED, CC_BOUGHT, CC_REMOVED, FLOOR_HI, FLOOR_LO, LOC, OPT,
                      SC_BOSS_ROW, SC_DECK_N, SC_GOLD, SC_N_BUILD, SC_N_POS, SC_PILE_I, SC_PILE_N, SC_ROUND, SC_SKILLS,
                      SC_SUPPLY_TOKENS, SK_GAINED, SK_ROUND, SK_USED, SLOT_POS, TEAM, TF_N_FLOORS, TF_SAME_ROUND,
                      TF_SKILL, TM_BONUS, TM_BOUGHT, TM_REMOVED, at, cand_at, cc_at, pile_at, pl_at, sk_at,
-                     standing_at, tc_at, CF_LEVEL, card_at)
+                     standing_at, tc_at, CF_LEVEL, card_at, ON_FLOOR, SLOT_FLOOR)
 from .setup import emit_nb, place_nb
 
 
@@ -179,6 +179,7 @@ def next_round_nb(s):
                 for slot in range(first, first + s[tc_at(s[at(POS_TC, pos)], TF_N_FLOORS)]):
                     for side in range(2):
                         s[SC + SC_SUPPLY_TOKENS] += s[standing_at(slot, side)]
+                        s[at(ON_FLOOR, 2 * s[at(SLOT_FLOOR, slot)] + side)] -= s[standing_at(slot, side)]
                         s[standing_at(slot, side)] = 0
                 emit_nb(s, E.EV_RETURN, -1, pos, standing, 0)
     for pos in range(n_pos):

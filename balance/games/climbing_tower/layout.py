@@ -123,6 +123,7 @@ STANDING = _region(2 * MAX_SLOTS)  # skeleton tokens standing at (slot, side)
 FLOOR_LO = _region(MAX_SLOTS)      # lowest slot of each floor
 FLOOR_HI = _region(MAX_SLOTS)      # highest slot
 HIT = _region(2 * MAX_SLOTS)       # skeletons defeated this round at (slot, side)
+ON_FLOOR = _region(2 * MAX_SLOTS)  # at(ON_FLOOR, 2 * floor + side): STANDING summed over the floor's slots (kept)
 
 # --- players: s[pl_at(p, PL_*)] ----------------------------------------------------------------------------------
 PL_FLOOR = 0

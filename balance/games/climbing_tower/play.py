@@ -15,7 +15,7 @@ from .layout import (OWNED, CF_ARROWS, CF_COLOUR, CF_NUMBER, CF_SWORDS, DEAL_SCR
                      SC_N_PLAY, SC_N_REDRAW, SC_PILE_TOP, SC_ROUND, SC_HIT_FLOORS, SC_SKILLS, SC_SUPPLY_TOKENS,
                      SC_TOP, SC_TURN, SC_VICTORY, SC_WINNER, SK_USED, TEAM, TF_BOTH, TF_HP, TM_BONUS, TM_GOLD, at,
                      card_at, cand_at, cc_at, final_at, hand_at, hit_at, pl_at, sk_at, standing_at, stream_at, tc_at,
-                     CC_DEALT, CC_PLAYED, TM_BLOCKED)
+                     CC_DEALT, CC_PLAYED, TM_BLOCKED, ON_FLOOR)
 from .setup import SHUFFLE, emit_nb
 
 
@@ -175,6 +175,7 @@ def sword_nb(s, p):
         n = s[standing_at(slot, side)]
         if n > 0:
             s[standing_at(slot, side)] = n - 1
+            s[at(ON_FLOOR, 2 * floor + side)] -= 1
             s[hit_at(slot, side)] += 1
             s[SC + SC_HIT_FLOORS] |= 1 << floor
             s[final_at(p, FN_SKELETONS)] += 1
@@ -185,10 +186,8 @@ def sword_nb(s, p):
 
 @rules_jit_flat
 def standing_on_nb(s, floor, side):
-    n = 0
-    for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
-        n += s[standing_at(slot, side)]
-    return n
+    """Skeletons standing on one side of a floor (its slots' sum, kept in ON_FLOOR)."""
+    return s[at(ON_FLOOR, 2 * floor + side)]
 
 
 @rules_jit_flat
@@ -271,6 +270,7 @@ def pay_side_nb(s, floor, side):
     else:                       # back where they fell
         for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
             s[standing_at(slot, side)] += s[hit_at(slot, side)]
+        s[at(ON_FLOOR, 2 * floor + side)] += hits
         emit_nb(s, E.EV_GOLD, -1, floor, side, 0)
     for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
         s[hit_at(slot, side)] = 0

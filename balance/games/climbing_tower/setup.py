@@ -15,7 +15,7 @@ from .layout import (BOSS_ROW, CAND, FLOOR_HI, FLOOR_LO, LOC, M_TRACE, MAX_SLOTS
                      SC_SUPPLY_TOKENS, SC_TOP, SC_TOWER_ID, SC_WINNER, SLOT_FLOOR, SLOT_POS, STANDING, TF_N_FLOORS,
                      TOKENS, TRACE, at, card_at, pile_at, pl_at, standing_at, stream_at, tc_at, tf_at, CF_COLOUR,
                      CF_LEVEL, FINAL, N_FINAL, CCNT, N_CC, MAX_CARDS, SKCNT, N_SK, N_SKILLS, TEAM, N_TEAM, HIT,
-                     N_SC, PL, N_PL, MAX_POS, OWNED)
+                     N_SC, PL, N_PL, MAX_POS, OWNED, ON_FLOOR)
 
 SHUFFLE = 0                 # stream 0: set-up and the rounds' shuffles
 
@@ -35,6 +35,7 @@ def reset_nb(s, seed, game):
     s[POS_PLACED:POS_PLACED + MAX_POS] = 0
     s[POS_FLIPPED:POS_FLIPPED + MAX_POS] = 0
     s[STANDING:STANDING + 2 * MAX_SLOTS] = 0
+    s[ON_FLOOR:ON_FLOOR + 2 * MAX_SLOTS] = 0
     s[HIT:HIT + 2 * MAX_SLOTS] = 0
     s[FINAL:FINAL + 2 * N_FINAL] = 0
     s[CCNT:CCNT + MAX_CARDS * N_CC] = 0
@@ -133,6 +134,7 @@ def place_nb(s, pos):
     for slot in range(first, first + s[tc_at(s[at(POS_TC, pos)], TF_N_FLOORS)]):
         for side in range(2):
             n = min(printed_nb(s, slot, side), s[SC + SC_SUPPLY_TOKENS])
+            s[at(ON_FLOOR, 2 * s[at(SLOT_FLOOR, slot)] + side)] += n - s[standing_at(slot, side)]
             s[standing_at(slot, side)] = n
             s[SC + SC_SUPPLY_TOKENS] -= n
             placed += n
