@@ -7,7 +7,7 @@ from ..._jit import rules_jit_flat
 from ...rng import flat_shuffle_nb
 from ..kernel_common import next_scripted_nb
 from . import enums as E
-from .layout import (OWNED, CF_ARROWS, CF_COLOUR, CF_NUMBER, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI, FLOOR_LO,
+from .layout import (FOLLOWS, OWNED, CF_ARROWS, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI, FLOOR_LO,
                      FN_BLOCKED, FN_BOSS_HITS, FN_CLIMBED, FN_OFFERS, FN_PASSES, FN_PLAYED, FN_REDRAWS, FN_SKELETONS,
                      FN_SWORDS, HIT, LOC, M_DEAL_I, M_DEAL_N, MAX_SLOTS, OPT, OPT_BONUS, OPT_HAND, OPT_ICONS,
                      OPT_N_CARDS, OPT_REDRAWS, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS, PL_SIDE, SC,
@@ -57,24 +57,20 @@ def legal_nb(s, p):
     """The number of player p's legal actions, rows (action, card) in this order: plays (C: a card that shows the top
     card's colour or number, any card first) in hand order (free plays with the free_play skill unused this round,
     for cards that do not match), then a redraw of each card in hand order, then an offer of each; 0 with an empty
-    hand or when nothing is possible. Only the play rows are written (CAND, s[SC_N_PLAY] of them); the redraw and
-    offer rows follow from the hand (s[SC_N_REDRAW] redraws): :func:`turn_row_nb` reads any row."""
+    hand or when nothing is possible. Only the play rows are written (CAND, s[SC_N_PLAY] of them; the row after them
+    may hold scratch); the redraw and offer rows follow from the hand (s[SC_N_REDRAW] redraws): :func:`turn_row_nb`
+    reads any row."""
     n_hand = s[pl_at(p, PL_HAND_N)]
     top = s[SC + SC_TOP]
     free = has_skill_nb(s, E.SKILL_FREE_PLAY) == 1 and s[SC + SC_FREE_USED] == 0
-    colour = s[card_at(top, CF_COLOUR)] if top >= 0 else -1      # read once: the rows below are written into s
-    number = s[card_at(top, CF_NUMBER)] if top >= 0 else -1
+    follows = s[at(FOLLOWS, top)] if top >= 0 else -1     # bit c: card c shows the top card's colour or number
     n = 0
-    for i in range(n_hand):
+    for i in range(n_hand):     # each card written as the next row, which it becomes when it may be played
         c = s[hand_at(p, i)]
-        if top < 0 or s[card_at(c, CF_COLOUR)] == colour or s[card_at(c, CF_NUMBER)] == number:
-            s[cand_at(n, 0)] = E.ACT_PLAY
-            s[cand_at(n, 1)] = c
-            n += 1
-        elif free:
-            s[cand_at(n, 0)] = E.ACT_FREE
-            s[cand_at(n, 1)] = c
-            n += 1
+        match = (follows >> c) & 1
+        s[cand_at(n, 0)] = E.ACT_PLAY if match else E.ACT_FREE
+        s[cand_at(n, 1)] = c
+        n += match | free
     s[SC + SC_N_PLAY] = n
     redraws = s[OPT + OPT_REDRAWS] + has_skill_nb(s, E.SKILL_EXTRA_REDRAW)
     n_redraw = n_hand if s[pl_at(p, PL_REDRAWS)] < redraws and s[SC + SC_PILE_TOP] < s[SC + SC_DECK_N] else 0
