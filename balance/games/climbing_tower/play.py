@@ -99,11 +99,10 @@ def take_from_hand_nb(s, p, c):
     """Remove card c from p's hand, keeping the order of the others."""
     n = s[pl_at(p, PL_HAND_N)]
     j = 0
-    for i in range(n):
+    for i in range(n):          # each card written at the next place, which it keeps unless it is c
         x = s[hand_at(p, i)]
-        if x != c:
-            s[hand_at(p, j)] = x
-            j += 1
+        s[hand_at(p, j)] = x
+        j += x != c
     s[pl_at(p, PL_HAND_N)] = j
 
 
