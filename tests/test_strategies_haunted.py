@@ -737,6 +737,35 @@ def test_a_chit_behind_a_door_is_met_with_a_point_left():
     assert encounter(s, f, g, d, left=0) == -1
 
 
+def test_a_chit_has_a_stop_exactly_when_the_cheapest_stop_search_finds_one():
+    """has_stop_nb (the chit search's yes/no) agrees with stop_next_to_nb: with the Mess Hall chit's own neighbours
+    taken, the square across the door still serves (it needs the point the door adds); with another hero on it,
+    nothing does; from Tower 1 under the table that never climbs, a Tower 2 chit's free neighbours do not count."""
+    s, f, g, d = table("monster_hunter", **HUNTER_NEUTRAL)
+    hall, door_side, inside = sq(1, 7, 12), sq(1, 7, 10), sq(1, 5, 10)
+    at_square(s, P, hall)
+    put(s, g, chit("skeleton"), inside)
+
+    def agree(here, t, x):
+        has = bool(H.has_stop_nb(s, g, d, P, here, t, x))
+        assert has == (H.stop_next_to_nb(s, g, d, P, here, t, x)[0] >= 0)
+        return has
+
+    assert agree(hall, 0, inside)
+    blockers = iter(c for c in range(SPECTER) if c != chit("skeleton"))
+    for k in range(g[L.G_A]):
+        a = int(L.g_adj(g, inside, k))
+        if a >= 0:
+            put(s, g, next(blockers), a)
+    assert agree(hall, 0, inside) and tuple(H.stop_next_to_nb(s, g, d, P, hall, 0, inside)) == (door_side, 3)
+    at_square(s, 0, door_side)
+    assert not agree(hall, 0, inside)
+    upstairs = next(q for q in range(BOARD.n_squares) if BOARD.level[q] == 2 and dist(0, hall, q) >= H.UNREACHABLE
+                    and any(int(L.g_adj(g, q, k)) >= 0 for k in range(g[L.G_A])))
+    put(s, g, next(blockers), upstairs)
+    assert not agree(hall, 0, upstairs) and agree(hall, 2, upstairs)
+
+
 @pytest.mark.parametrize("kind", HEURISTICS)
 def test_a_chit_with_no_free_square_next_to_it_is_no_target(kind):
     s, f, g, d = table(kind, **NEUTRAL[kind])

@@ -458,6 +458,26 @@ def stop_next_to_nb(s, g, d, p, here, t, x):
 
 
 @rules_jit_inline
+def has_stop_nb(s, g, d, p, here, t, x):
+    """Is there a square from which hero p can encounter a chit on square x (:func:`stop_next_to_nb` finds one)?
+    The first free reachable square answers, where stop_next_to_nb looks at every one for the cheapest: the chit
+    search asks this for every chit that would be its best so far."""
+    for k in range(g[G_A]):
+        a = g_adj(g, x, k)
+        if a < 0:
+            break
+        if free_for_nb(s, a, p) and cost(d, g, t, here, a) < UNREACHABLE:
+            return True
+    for k in range(g[G_D]):
+        a = g_door(g, x, k)
+        if a < 0:
+            break
+        if free_for_nb(s, a, p) and cost(d, g, t, here, a) + 1 < UNREACHABLE:
+            return True
+    return False
+
+
+@rules_jit_inline
 def fallback_ok_nb(s, p, c):
     """May hero p fall back on chit c (on the board) when it wants nothing: a face-down chit, or the revealed
     Specter when the fight can end: the hero has an attack that can hurt it, or the Specter can hit the hero (a hero
@@ -499,11 +519,11 @@ def best_target_nb(s, f, g, d, p, here, t):
             v = rusher_bonus_nb(s, f, g, p, c, level_here, v, unknown)
             if v > NOT_WANTED:
                 score = v - k
-                if (best < 0 or score > best_score) and stop_next_to_nb(s, g, d, p, here, t, x)[0] >= 0:
+                if (best < 0 or score > best_score) and has_stop_nb(s, g, d, p, here, t, x):
                     best = c
                     best_score = score
             elif best < 0 and s[at(CHIT_LOC, c)] == E.LOC_BOARD and k < fallback_cost and fallback_ok_nb(s, p, c) \
-                    and stop_next_to_nb(s, g, d, p, here, t, x)[0] >= 0:
+                    and has_stop_nb(s, g, d, p, here, t, x):
                 fallback = c
                 fallback_cost = k
     if best >= 0:
