@@ -89,3 +89,53 @@ def rules_index(fn):
         return total                            # an i64: the uint64 index's bits
 
     return helper
+
+
+def rules_table(offset: int, stride: int | None = None):
+    """A board-table read registered like :func:`rules_index`: ``fn(g, i)`` is ``g[g[offset] + i]`` and, with a
+    `stride`, ``fn(g, i, k)`` is ``g[g[offset] + i * g[stride] + k]`` (a table whose place and row length the
+    array's header holds). Compiled code reads the header words and the entry in place, with Numba's own array
+    indexing (an unsigned index, as ``np.uint64(...)`` gives it); Python calls `fn` as written and gets a Python int.
+    The decorated body must say the same: ``tests/test_kernel_build.py`` compares the two on a real board."""
+    def decorate(fn):
+        @functools.wraps(fn)
+        def helper(*args):
+            return int(fn(*args))
+
+        try:
+            import operator
+            from numba.core import types
+            from numba.core.typing import signature
+            from numba.extending import lower_builtin, type_callable
+        except ImportError:                     # pragma: no cover
+            return helper
+        n = 2 if stride is None else 3
+
+        def accepts(args):
+            if isinstance(args[0], types.Array) and args[0].ndim == 1 and isinstance(args[0].dtype, types.Integer) \
+                    and all(isinstance(a, types.Integer) for a in args[1:]):
+                return args[0].dtype
+            return None
+
+        @type_callable(helper)
+        def type_it(context):
+            return _typer(n, accepts)
+
+        @lower_builtin(helper, types.Array, *([types.Integer] * (n - 1)))
+        def lower(context, builder, sig, args):
+            aty = sig.args[0]
+            getitem = context.get_function(operator.getitem, signature(aty.dtype, aty, types.uint64))
+
+            def word(index):
+                return context.cast(builder, getitem(builder, (args[0], index)), aty.dtype, types.int64)
+
+            def arg(i):
+                return context.cast(builder, args[i], sig.args[i], types.int64)
+
+            index = builder.add(word(context.get_constant(types.uint64, offset)), arg(1) if stride is None else
+                                builder.add(builder.mul(arg(1), word(context.get_constant(types.uint64, stride))),
+                                            arg(2)))
+            return getitem(builder, (args[0], index))
+
+        return helper
+    return decorate

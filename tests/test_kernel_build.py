@@ -656,3 +656,37 @@ def test_rule_functions_skip_the_passes_that_cannot_change_them_and_inline_closu
     values = [getattr(inst, "value", None) for block in blocks.values() for inst in block.body]
     assert not [v for v in values if isinstance(v, ir.Expr) and v.op == "make_function"
                 or isinstance(v, (ir.Global, ir.FreeVar)) and hasattr(v.value, "py_func")], "the closure was not inlined"
+
+
+def test_board_table_reads_are_computed_in_place_as_python_reads_them():
+    """Each ``rules_table`` read of The Haunted Tower's board gives in compiled code what its Python body gives,
+    over every square, room and neighbour slot of the reconstructed map (a decorator naming the wrong header word
+    would read another table)."""
+    import numpy as np
+    from numba import njit
+    from balance.games.haunted_tower import layout as ht
+    from balance.scenario import load_scenario
+
+    scenario = load_scenario("scenarios/haunted_tower.toml")
+    g = scenario.spec().compile_scenario(scenario)[2]
+    squares = [ht.g_level, ht.g_room, ht.g_is_front, ht.g_placeable]
+    rows = [ht.g_nbr, ht.g_nbr_cost, ht.g_adj, ht.g_door]
+    rooms = [ht.g_room_size, ht.g_room_level, ht.g_room_elig]
+
+    @njit(cache=False)
+    def compiled(g, q, k, r, j, level, out):
+        out[0], out[1], out[2], out[3] = ht.g_level(g, q), ht.g_room(g, q), ht.g_is_front(g, q), ht.g_placeable(g, q)
+        out[4], out[5], out[6], out[7] = ht.g_nbr(g, q, k), ht.g_nbr_cost(g, q, k), ht.g_adj(g, q, k), ht.g_door(g, q, k)
+        out[8], out[9], out[10] = ht.g_room_size(g, r), ht.g_room_level(g, r), ht.g_room_elig(g, r)
+        out[11], out[12], out[13] = ht.g_room_sq(g, r, j), ht.g_rooms_on(g, level), ht.g_outside(g, level - 1)
+
+    out = np.zeros(14, np.int64)
+    n, n_rooms = int(g[ht.G_N]), int(g[ht.G_R])
+    slots = min(int(g[ht.G_K]), int(g[ht.G_A]), int(g[ht.G_D]))
+    for q in range(n):
+        for k in range(slots):
+            r, j, level = q % n_rooms, k % int(g[ht.G_RMAX]), 1 + q % 3
+            compiled(g, q, k, r, j, level, out)
+            want = [f(g, q) for f in squares] + [f(g, q, k) for f in rows] + [f(g, r) for f in rooms] \
+                + [ht.g_room_sq(g, r, j), ht.g_rooms_on(g, level), ht.g_outside(g, level - 1)]
+            assert list(out) == want and all(type(x) is int for x in want), (q, k)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._index import rules_index
+from ..._index import rules_index, rules_table
 from ..._jit import rules_jit
 from ...rng import STREAM_WORDS
 from . import enums as E
@@ -339,73 +339,73 @@ def opt_at(i, col):
 
 # --- the board's tables ---------------------------------------------------------------------------------------------
 
-@rules_jit
+@rules_table(G_LEVEL)
 def g_level(g, q):
     return g[np.uint64(g[G_LEVEL] + q)]
 
 
-@rules_jit
+@rules_table(G_ROOM)
 def g_room(g, q):
     return g[np.uint64(g[G_ROOM] + q)]
 
 
-@rules_jit
+@rules_table(G_NBR, G_K)
 def g_nbr(g, q, k):
     return g[np.uint64(g[G_NBR] + q * g[G_K] + k)]
 
 
-@rules_jit
+@rules_table(G_NBR_COST, G_K)
 def g_nbr_cost(g, q, k):
     return g[np.uint64(g[G_NBR_COST] + q * g[G_K] + k)]
 
 
-@rules_jit
+@rules_table(G_ADJ, G_A)
 def g_adj(g, q, k):
     return g[np.uint64(g[G_ADJ] + q * g[G_A] + k)]
 
 
-@rules_jit
+@rules_table(G_DOOR, G_D)
 def g_door(g, q, k):
     return g[np.uint64(g[G_DOOR] + q * g[G_D] + k)]
 
 
-@rules_jit
+@rules_table(G_ROOM_SQ, G_RMAX)
 def g_room_sq(g, r, k):
     return g[np.uint64(g[G_ROOM_SQ] + r * g[G_RMAX] + k)]
 
 
-@rules_jit
+@rules_table(G_ROOM_SIZE)
 def g_room_size(g, r):
     return g[np.uint64(g[G_ROOM_SIZE] + r)]
 
 
-@rules_jit
+@rules_table(G_ROOM_LEVEL)
 def g_room_level(g, r):
     return g[np.uint64(g[G_ROOM_LEVEL] + r)]
 
 
-@rules_jit
+@rules_table(G_ROOMS_ON)
 def g_rooms_on(g, level):
     """Rooms on a level (1..3)."""
     return g[np.uint64(g[G_ROOMS_ON] + level)]
 
 
-@rules_jit
+@rules_table(G_ROOM_ELIG)
 def g_room_elig(g, r):
     return g[np.uint64(g[G_ROOM_ELIG] + r)]
 
 
-@rules_jit
+@rules_table(G_OUTSIDE)
 def g_outside(g, k):
     return g[np.uint64(g[G_OUTSIDE] + k)]
 
 
-@rules_jit
+@rules_table(G_FRONT)
 def g_is_front(g, q):
     return g[np.uint64(g[G_FRONT] + q)]
 
 
-@rules_jit
+@rules_table(G_PLACEABLE)
 def g_placeable(g, q):
     return g[np.uint64(g[G_PLACEABLE] + q)]
 
