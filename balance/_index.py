@@ -20,6 +20,11 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
+import operator
+
+from numba.core import errors, types
+from numba.core.typing import signature
+from numba.extending import lower_builtin, type_callable
 
 _CHECK_POINTS = (1, 2, 3, 7, 13)
 
@@ -43,19 +48,22 @@ def _typer(n: int, accepts):
     return scope["typer"]
 
 
-def rules_index(fn):
-    """Register `fn` (an affine index helper, module docstring) so that compiled code computes it in place; returns
-    the helper for Python, which gives the index as a Python int, as the compiled helper did (``np.uint64`` plus a
-    numpy signed integer is a float)."""
+def _register(fn, n: int, accepts, arg_types, lower):
+    """The helper Python calls (`fn`'s value as a Python int, as a compiled helper returned it: ``np.uint64`` plus a
+    numpy signed integer is a float), registered with Numba's typing (``accepts(arg types)``: the result type, or
+    None) and lowering (``lower(context, builder, sig, args)``: the value, computed in place)."""
     @functools.wraps(fn)
     def helper(*args):
         return int(fn(*args))
 
-    try:
-        from numba.core import errors, types
-        from numba.extending import lower_builtin, type_callable
-    except ImportError:                         # pragma: no cover
-        return helper
+    type_callable(helper)(lambda context: _typer(n, accepts))
+    lower_builtin(helper, *arg_types)(lower)
+    return helper
+
+
+def rules_index(fn):
+    """Register `fn` (an affine index helper, module docstring) so that compiled code computes it in place; returns
+    the helper for Python."""
     n = len(inspect.signature(fn).parameters)
     known: list = []
 
@@ -65,19 +73,14 @@ def rules_index(fn):
         return known[0]
 
     def accepts(args):
-        if all(isinstance(a, types.Integer) for a in args):
-            try:
-                affine()                        # a helper that is not affine fails here, at typing, by name
-            except ValueError as err:
-                raise errors.TypingError(str(err)) from None
-            return types.uint64
-        return None
+        if not all(isinstance(a, types.Integer) for a in args):
+            return None
+        try:
+            affine()                            # a helper that is not affine fails here, at typing, by name
+        except ValueError as err:
+            raise errors.TypingError(str(err)) from None
+        return types.uint64
 
-    @type_callable(helper)
-    def type_it(context):
-        return _typer(n, accepts)
-
-    @lower_builtin(helper, *([types.Integer] * n))
     def lower(context, builder, sig, args):
         base, coeffs = affine()
         total = context.get_constant(types.int64, base)
@@ -88,7 +91,7 @@ def rules_index(fn):
             total = builder.add(total, value if c == 1 else builder.mul(value, context.get_constant(types.int64, c)))
         return total                            # an i64: the uint64 index's bits
 
-    return helper
+    return _register(fn, n, accepts, [types.Integer] * n, lower)
 
 
 def rules_table(offset: int, stride: int | None = None):
@@ -97,45 +100,26 @@ def rules_table(offset: int, stride: int | None = None):
     array's header holds). Compiled code reads the header words and the entry in place, with Numba's own array
     indexing (an unsigned index, as ``np.uint64(...)`` gives it); Python calls `fn` as written and gets a Python int.
     The decorated body must say the same: ``tests/test_kernel_build.py`` compares the two on a real board."""
-    def decorate(fn):
-        @functools.wraps(fn)
-        def helper(*args):
-            return int(fn(*args))
+    n = 2 if stride is None else 3
 
-        try:
-            import operator
-            from numba.core import types
-            from numba.core.typing import signature
-            from numba.extending import lower_builtin, type_callable
-        except ImportError:                     # pragma: no cover
-            return helper
-        n = 2 if stride is None else 3
+    def accepts(args):
+        if isinstance(args[0], types.Array) and args[0].ndim == 1 and isinstance(args[0].dtype, types.Integer) \
+                and all(isinstance(a, types.Integer) for a in args[1:]):
+            return args[0].dtype
+        return None
 
-        def accepts(args):
-            if isinstance(args[0], types.Array) and args[0].ndim == 1 and isinstance(args[0].dtype, types.Integer) \
-                    and all(isinstance(a, types.Integer) for a in args[1:]):
-                return args[0].dtype
-            return None
+    def lower(context, builder, sig, args):
+        aty = sig.args[0]
+        getitem = context.get_function(operator.getitem, signature(aty.dtype, aty, types.uint64))
 
-        @type_callable(helper)
-        def type_it(context):
-            return _typer(n, accepts)
+        def word(index):
+            return context.cast(builder, getitem(builder, (args[0], index)), aty.dtype, types.int64)
 
-        @lower_builtin(helper, types.Array, *([types.Integer] * (n - 1)))
-        def lower(context, builder, sig, args):
-            aty = sig.args[0]
-            getitem = context.get_function(operator.getitem, signature(aty.dtype, aty, types.uint64))
+        def arg(i):
+            return context.cast(builder, args[i], sig.args[i], types.int64)
 
-            def word(index):
-                return context.cast(builder, getitem(builder, (args[0], index)), aty.dtype, types.int64)
+        index = builder.add(word(context.get_constant(types.uint64, offset)), arg(1) if stride is None else
+                            builder.add(builder.mul(arg(1), word(context.get_constant(types.uint64, stride))), arg(2)))
+        return getitem(builder, (args[0], index))
 
-            def arg(i):
-                return context.cast(builder, args[i], sig.args[i], types.int64)
-
-            index = builder.add(word(context.get_constant(types.uint64, offset)), arg(1) if stride is None else
-                                builder.add(builder.mul(arg(1), word(context.get_constant(types.uint64, stride))),
-                                            arg(2)))
-            return getitem(builder, (args[0], index))
-
-        return helper
-    return decorate
+    return lambda fn: _register(fn, n, accepts, [types.Array] + [types.Integer] * (n - 1), lower)
