@@ -7,7 +7,7 @@ from ..._jit import rules_jit_flat
 from . import enums as E
 from .layout import (OWNED, CC_BOUGHT, CC_REMOVED, FLOOR_HI, FLOOR_LO, LOC, OPT, OPT_LEFT_BEHIND, OPT_MIN_DECK, OPT_N_CARDS,
                      OPT_SKILL_GOLD, PL_FLOOR, POS_FLIPPED, POS_PLACED, POS_SLOT0, POS_TC, SC, SC_BOSS_DMG,
-                     SC_BOSS_ROW, SC_DECK_N, SC_GOLD, SC_N_BUILD, SC_N_POS, SC_PILE_I, SC_PILE_N, SC_ROUND, SC_SKILLS,
+                     DECK, SC_PILE_TOP, SC_BOSS_ROW, SC_DECK_N, SC_GOLD, SC_N_BUILD, SC_N_POS, SC_PILE_I, SC_PILE_N, SC_ROUND, SC_SKILLS,
                      SC_SUPPLY_TOKENS, SK_GAINED, SK_ROUND, SK_USED, SLOT_POS, TEAM, TF_N_FLOORS, TF_SAME_ROUND,
                      TF_SKILL, TM_BONUS, TM_BOUGHT, TM_REMOVED, at, cand_at, cc_at, pile_at, pl_at, sk_at,
                      standing_at, tc_at, CF_LEVEL, card_at, ON_FLOOR, SLOT_FLOOR)
@@ -17,9 +17,9 @@ from .setup import emit_nb, place_nb
 @rules_jit_flat
 def return_cards_nb(s):
     """Every card of the round (hands, face down, played, discarded, the draw pile: the deck's own cards) back into
-    the common deck."""
-    for i in range(s[SC + SC_DECK_N]):
-        s[at(LOC, s[at(OWNED, i)])] = E.LOC_DECK
+    the common deck: those dealt or drawn (the deal's order up to the draw pile's top); the draw pile's never left."""
+    for i in range(s[SC + SC_PILE_TOP]):
+        s[at(LOC, s[at(DECK, i)])] = E.LOC_DECK
 
 
 @rules_jit_flat
@@ -121,9 +121,9 @@ def pay_nb(s, gold):
 
 
 @rules_jit_flat
-def moved_on_nb(s, p, pos):
-    """Has p's pawn moved on from tower card `pos` (its floor reaches a higher card)?"""
-    return s[at(SLOT_POS, s[at(FLOOR_HI, s[pl_at(p, PL_FLOOR)])])] > pos
+def top_card_nb(s, p):
+    """The highest tower card p's floor reaches: p's pawn has moved on from every card below it."""
+    return s[at(SLOT_POS, s[at(FLOOR_HI, s[pl_at(p, PL_FLOOR)])])]
 
 
 @rules_jit_flat
@@ -158,11 +158,12 @@ def next_round_nb(s):
     if s[tc_at(s[SC + SC_BOSS_ROW], TF_SAME_ROUND)] == 1:
         s[SC + SC_BOSS_DMG] = 0
     n_pos = s[SC + SC_N_POS]
-    for pos in range(n_pos - 1):
+    moved_on = min(top_card_nb(s, 0), top_card_nb(s, 1))    # both pawns moved on from the cards below this one
+    for pos in range(min(n_pos - 1, moved_on)):     # (left behind: left by both, so moved on from, too)
         if s[at(POS_FLIPPED, pos)] != 0 or s[at(POS_PLACED, pos)] == 0:
             continue
         standing = card_standing_nb(s, pos)
-        if standing == 0 and moved_on_nb(s, 0, pos) and moved_on_nb(s, 1, pos):
+        if standing == 0:
             s[at(POS_FLIPPED, pos)] = 1
             k = s[tc_at(s[at(POS_TC, pos)], TF_SKILL)]
             if (s[SC + SC_SKILLS] >> k) & 1:
@@ -182,7 +183,7 @@ def next_round_nb(s):
                         s[at(ON_FLOOR, 2 * s[at(SLOT_FLOOR, slot)] + side)] -= s[standing_at(slot, side)]
                         s[standing_at(slot, side)] = 0
                 emit_nb(s, E.EV_RETURN, -1, pos, standing, 0)
-    for pos in range(n_pos):
+    for pos in range(max(top_card_nb(s, 0), top_card_nb(s, 1)) + 1):     # no pawn on a card above
         if s[at(POS_PLACED, pos)] == 0 and (on_card_nb(s, 0, pos) or on_card_nb(s, 1, pos)):
             place_nb(s, pos)
 

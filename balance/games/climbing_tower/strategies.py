@@ -205,12 +205,12 @@ def build_nb(s, f, p, n):
                 weakest_c = c
         if weakest >= 0:
             return weakest
+    if s[cand_at(written - 1, 0)] == E.BUILD_Y:       # Y, when it is a row, is the last written one
+        return written - 1
     best = 0
     best_v = -1.0
     for i in range(written):
         act = s[cand_at(i, 0)]
-        if act == E.BUILD_Y:
-            return i
         if act == E.BUILD_R:
             v = pile_worth_nb(s, f, p, s[cand_at(i, 1)])
             if v > best_v:
