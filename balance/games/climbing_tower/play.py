@@ -151,31 +151,40 @@ def offer_nb(s, p, c):
 
 
 @rules_jit_flat
-def sword_nb(s, p):
-    """Sword: on the BOSS floor a hit on the BOSS (when it counts); elsewhere one skeleton on p's floor and own side
-    falls (the lowest printed floor's first); with none there the sword does nothing. Returns 1 when the BOSS falls."""
-    s[final_at(p, FN_SWORDS)] += 1
+def swords_nb(s, p, swords):
+    """p's swords: on the BOSS floor a hit on the BOSS each (when it counts) until it falls; elsewhere each takes
+    one skeleton on p's floor and own side (the lowest printed floor's first) while any stand there, and the rest do
+    nothing. Returns 1 when the BOSS falls."""
     floor = s[pl_at(p, PL_FLOOR)]
     if floor == s[SC + SC_N_FLOORS] - 1:
         boss = s[SC + SC_BOSS_ROW]
-        if s[tc_at(boss, TF_BOTH)] == 1 and s[pl_at(1 - p, PL_FLOOR)] != floor:
-            return 0
-        dmg = s[SC + SC_BOSS_DMG] + 1
-        s[SC + SC_BOSS_DMG] = dmg
-        s[final_at(p, FN_BOSS_HITS)] += 1
-        emit_nb(s, E.EV_BOSS_HIT, p, dmg, s[tc_at(boss, TF_HP)], 0)
-        return dmg >= s[tc_at(boss, TF_HP)]
+        for _ in range(swords):
+            s[final_at(p, FN_SWORDS)] += 1
+            if s[tc_at(boss, TF_BOTH)] == 1 and s[pl_at(1 - p, PL_FLOOR)] != floor:
+                continue
+            dmg = s[SC + SC_BOSS_DMG] + 1
+            s[SC + SC_BOSS_DMG] = dmg
+            s[final_at(p, FN_BOSS_HITS)] += 1
+            emit_nb(s, E.EV_BOSS_HIT, p, dmg, s[tc_at(boss, TF_HP)], 0)
+            if dmg >= s[tc_at(boss, TF_HP)]:
+                return 1
+        return 0
+    s[final_at(p, FN_SWORDS)] += swords
     side = s[pl_at(p, PL_SIDE)]
-    for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
+    falls = min(swords, standing_on_nb(s, floor, side))     # usually none: no loop over the floor's slots
+    slot = s[at(FLOOR_LO, floor)]
+    while falls > 0:            # each from the lowest slot where one stands
         n = s[standing_at(slot, side)]
-        if n > 0:
-            s[standing_at(slot, side)] = n - 1
-            s[at(ON_FLOOR, 2 * floor + side)] -= 1
-            s[hit_at(slot, side)] += 1
-            s[SC + SC_HIT_FLOORS] |= 1 << floor
-            s[final_at(p, FN_SKELETONS)] += 1
-            emit_nb(s, E.EV_SWORD, p, floor, side, standing_on_nb(s, floor, side))
-            return 0
+        if n == 0:
+            slot += 1
+            continue
+        s[standing_at(slot, side)] = n - 1
+        s[at(ON_FLOOR, 2 * floor + side)] -= 1
+        s[hit_at(slot, side)] += 1
+        s[SC + SC_HIT_FLOORS] |= 1 << floor
+        s[final_at(p, FN_SKELETONS)] += 1
+        emit_nb(s, E.EV_SWORD, p, floor, side, standing_on_nb(s, floor, side))
+        falls -= 1
     return 0
 
 
@@ -212,9 +221,8 @@ def play_card_nb(s, p, c, free):
     arrows_first = s[OPT + OPT_ICONS] == E.ICONS_ARROWS_FIRST
     if arrows_first:
         climb_nb(s, p, s[card_at(c, CF_ARROWS)])
-    for _ in range(s[card_at(c, CF_SWORDS)]):
-        if sword_nb(s, p):
-            return 1
+    if swords_nb(s, p, s[card_at(c, CF_SWORDS)]):
+        return 1
     if not arrows_first:
         climb_nb(s, p, s[card_at(c, CF_ARROWS)])
     return 0
