@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..._jit import rules_jit_flat
 from ...rng import flat_shuffle_nb
-from ..kernel_common import next_scripted_nb
+from ..kernel_common import lowest_bit_nb, next_scripted_nb
 from . import enums as E
 from .layout import (FOLLOWS, OWNED, CF_ARROWS, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI, FLOOR_LO,
                      FN_BLOCKED, FN_BOSS_HITS, FN_CLIMBED, FN_OFFERS, FN_PASSES, FN_PLAYED, FN_REDRAWS, FN_SKELETONS,
@@ -286,13 +286,11 @@ def end_play_nb(s):
     players played their whole hands (nothing left face down either)."""
     mask = s[SC + SC_HIT_FLOORS]
     s[SC + SC_HIT_FLOORS] = 0
-    floor = 0
     while mask != 0:            # only the floors where a skeleton fell this round, lowest first
-        if mask & 1:
-            for side in range(2):
-                pay_side_nb(s, floor, side)
-        mask >>= 1
-        floor += 1
+        floor = lowest_bit_nb(mask)
+        for side in range(2):
+            pay_side_nb(s, floor, side)
+        mask &= mask - 1
     empty = s[SC + SC_BLOCKED] < 0 and s[SC + SC_DECK_N] > 0
     for p in range(2):
         empty = empty and s[pl_at(p, PL_HAND_N)] == 0 and s[pl_at(p, PL_DOWN)] < 0

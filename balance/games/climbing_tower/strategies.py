@@ -108,6 +108,8 @@ def turn_nb(s, f, p, n):
         return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
     if kind == RANDOM:
         return draw_nb(s, p, n)
+    if n == 1:                  # a heuristic's every answer is the one row
+        return 0
     return heuristic_turn_nb(s, f, p, n)
 
 
