@@ -209,6 +209,8 @@ def build_nb(s, f, p, n):
             return weakest
     if s[cand_at(written - 1, 0)] == E.BUILD_Y:       # Y, when it is a row, is the last written one
         return written - 1
+    if written == 2 and 0.0 <= f[param_at(p, P_ARROW)] <= 1e300 and 0.0 <= f[param_at(p, P_SWORD)] <= 1e300:
+        return 1                # the one R pile, worth at least 0 (finite): above stopping's -1 without pricing it
     best = 0
     best_v = -1.0
     for i in range(written):
