@@ -737,6 +737,38 @@ def test_a_chit_behind_a_door_is_met_with_a_point_left():
     assert encounter(s, f, g, d, left=0) == -1
 
 
+def test_the_walk_takes_the_first_shortest_step_in_the_map_order_at_every_square():
+    """walk_toward_nb follows the board's next-step table (layout.NEXT_STEP): at every square the first neighbour in
+    the map's order that the climbing table lets the hero take and that lies on a shortest path to the goal (as
+    comparing the neighbours' costs finds it), while the points last, ending on the last free square walked onto;
+    walks under every table, to goals on every level (some unreachable), through chits and heroes."""
+    s, f, g, d = table("cautious_looter", **LOOTER_NEUTRAL)
+    n = BOARD.n_squares
+    rng = np.random.default_rng(11)
+    for c, q in enumerate(rng.choice(BOARD.placeable, 40, replace=False)):
+        put(s, g, c, int(q))
+
+    def walked(here, t, mp, goal):             # the rule, comparing costs at every step
+        cur, spent, last = here, 0, here
+        while cur != goal:
+            step = next(((int(BOARD.nbr[cur, k]), int(BOARD.nbr_cost[cur, k])) for k in range(BOARD.nbr.shape[1])
+                         if BOARD.nbr[cur, k] >= 0 and all(BOARD.nbr[cur, j] >= 0 for j in range(k))
+                         and (BOARD.nbr_edge[cur, k] != B.EDGE_UP or (BOARD.level[cur] == 1 and t in (1, 2))
+                              or (BOARD.level[cur] == 2 and t >= 2))
+                         and int(BOARD.nbr_cost[cur, k]) + dist(t, int(BOARD.nbr[cur, k]), goal) == dist(t, cur, goal)),
+                        None)
+            if step is None or spent + step[1] > mp:
+                break
+            cur, spent = step[0], spent + step[1]
+            if H.free_for_nb(s, cur, P):
+                last = cur
+        return last
+
+    for _ in range(400):
+        t, here, goal, mp = int(rng.integers(4)), int(rng.integers(n)), int(rng.integers(n)), int(rng.integers(1, 30))
+        assert int(H.walk_toward_nb(s, g, d, P, here, t, mp, goal)) == walked(here, t, mp, goal), (t, here, goal, mp)
+
+
 def test_a_chit_has_a_stop_exactly_when_the_cheapest_stop_search_finds_one():
     """has_stop_nb (the chit search's yes/no) agrees with stop_next_to_nb: with the Mess Hall chit's own neighbours
     taken, the square across the door still serves (it needs the point the door adds); with another hero on it,

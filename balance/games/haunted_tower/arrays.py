@@ -131,7 +131,31 @@ def compile_rules(components: HauntedTowerComponents, rules: HauntedTowerRules, 
     for k, v in opt.items():
         s[L.OPT + k] = v
     f = np.zeros(L.F_SIZE, np.float64)
-    return s, f, pack_board(board), np.ascontiguousarray(board.dist, np.int16).ravel()
+    steps = np.ascontiguousarray(next_steps(board).transpose(0, 2, 1)).ravel().view("<i2")     # layout.NEXT_STEP
+    return s, f, pack_board(board), np.concatenate([np.ascontiguousarray(board.dist, np.int16).ravel(), steps])
+
+
+def next_steps(board: B.Board) -> np.ndarray:
+    """int8 [4, n, n]: for table t, square a and goal b, the index k of the first movement edge of a in the map's
+    order that the hero may take under t (a staircase up only from the levels t climbs from:
+    ``movement.climb_table_nb``) and that lies on a shortest path to b (its cost plus the cost from its end to b is
+    the cost from a to b); -1 when none does. The kernel reads it transposed to [t, b, a] and packed two to a word of
+    ``d`` (``layout.NEXT_STEP``): a walk follows it one load a step where it compared the costs of every neighbour
+    (``heuristics.walk_toward_nb``, ``movement.record_path_nb``)."""
+    n, k_max = board.nbr.shape
+    level = np.asarray(board.level, np.int64)
+    out = np.full(board.dist.shape, -1, np.int8)
+    for t in range(board.dist.shape[0]):
+        dist = board.dist[t].astype(np.int64)
+        up_ok = ((level == 1) & ((t == 1) | (t == 2))) | ((level == 2) & (t >= 2))
+        open_ = np.ones(n, bool)                        # no -1 neighbour before k (a square's list ends at one)
+        for k in range(k_max):
+            q = np.asarray(board.nbr[:, k], np.int64)
+            open_ &= q >= 0
+            allowed = open_ & ((np.asarray(board.nbr_edge[:, k]) != B.EDGE_UP) | up_ok)
+            on_path = np.asarray(board.nbr_cost[:, k], np.int64)[:, None] + dist[np.where(q >= 0, q, 0)] == dist
+            out[t][(out[t] < 0) & allowed[:, None] & on_path] = k
+    return out
 
 
 def seat_heroes(rules: HauntedTowerRules, components: HauntedTowerComponents, n_players: int) -> np.ndarray:

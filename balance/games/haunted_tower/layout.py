@@ -2,8 +2,9 @@
 
 The kernel passes four arrays: ``s`` (int64: the game state, the compiled rules, the test scripts and an optional
 trace), ``f`` (float64: strategy parameters), ``g`` (int32: the board's tables, ``board.Board`` packed behind a
-header of offsets) and ``d`` (int16: the board's movement costs ``dist[t, a, b]`` flattened). Sizes of ``s`` are
-fixed maxima so its offsets are compile-time constants; ``g`` is sized by the map and read through its header.
+header of offsets) and ``d`` (int16: the board's movement costs ``dist[t, a, b]`` flattened, then the first step of
+each shortest path, ``NEXT_STEP``). Sizes of ``s`` are fixed maxima so its offsets are compile-time constants; ``g``
+is sized by the map and read through its header.
 
 Every index that is not a constant goes through a helper here and comes back *unsigned* (see
 ``balance/games/spooky_tower/layout.py``: Numba then skips its negative-index wraparound).
@@ -408,6 +409,14 @@ def g_is_front(g, q):
 @rules_table(G_PLACEABLE)
 def g_placeable(g, q):
     return g[np.uint64(g[G_PLACEABLE] + q)]
+
+
+# --- board costs `d`: dist[t, a, b] for the climbing tables t = 0..3 (``cost``), then the next steps ---------------
+NEXT_STEP = 4            # the next steps start at word NEXT_STEP * n * n of d, two signed bytes a word (low byte
+                         # first): byte j = (t * n + b) * n + a holds the index k of the first movement edge of square
+                         # a (g_nbr(g, a, k)) on a shortest path to b under table t, in the map's order and allowed
+                         # under t; -1 when there is none (b unreachable, or a == b). Grouped by goal b, a walk toward
+                         # b reads one short run of them (arrays.next_steps)
 
 
 @rules_jit

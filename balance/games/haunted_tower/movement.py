@@ -13,8 +13,7 @@ import numpy as np
 from ..._jit import rules_jit
 from . import enums as E
 from . import strategies as S
-from .board import EDGE_UP
-from .layout import (CAND, CHIT_FACEUP, CHIT_SQ, G_A, G_D, G_K, G_N, G_N_OUT, G_NBR_EDGE, HS_HERO,
+from .layout import (CAND, CHIT_FACEUP, CHIT_SQ, G_A, G_D, G_N, G_N_OUT, HS_HERO, NEXT_STEP,
                      HS_N_ITEMS, HS_SQ, HT_ABILITY, HT_ABILITY_VALUE, IT_USABLE, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PATH,
                      OPT, OPT_CLIMB_1, OPT_CLIMB_2, OPT_GATE, OPT_N_ITEMS, PATH, SC, SC_CLIMB, SC_LEFT, SC_MP, SC_N_CAND,
                      SC_PATH_FROM, SC_PATH_N, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost,
@@ -40,15 +39,6 @@ def climb_table_nb(s, p):
 
 
 @rules_jit
-def edge_allowed_nb(g, t, q, k):
-    """May a hero under climbing table t take the k-th movement edge of square q?"""
-    if g[np.uint64(g[G_NBR_EDGE] + q * g[G_K] + k)] != EDGE_UP:
-        return True
-    lv = g_level(g, q)
-    return (lv == 1 and (t == 1 or t == 2)) or (lv == 2 and t >= 2)
-
-
-@rules_jit
 def move_ok_nb(s, g, d, p, q):
     """Square q is a legal stop: reachable with this turn's movement points, and no chit or other hero on it."""
     if q < 0 or q >= g[G_N]:
@@ -60,20 +50,17 @@ def move_ok_nb(s, g, d, p, q):
 @rules_jit
 def record_path_nb(s, g, d, t, a, b):
     """Shortest path a -> b under table t into PATH (start first): at each square, the first neighbour in the map's
-    order that lies on a shortest path ("no doubling back")."""
+    order that lies on a shortest path ("no doubling back"; the board's NEXT_STEP table)."""
+    n_sq = g[G_N]
     n = 0
     cur = a
     s[at(PATH, 0)] = cur
     n = 1
     while cur != b and n < MAX_PATH:
-        left = cost(d, g, t, cur, b)
-        for k in range(g[G_K]):
-            q = g_nbr(g, cur, k)
-            if q < 0:
-                break
-            if edge_allowed_nb(g, t, cur, k) and g_nbr_cost(g, cur, k) + cost(d, g, t, q, b) == left:
-                cur = q
-                break
+        j = (t * n_sq + b) * n_sq + cur                 # the board's next step (layout.NEXT_STEP)
+        k = ((d[np.uint64(NEXT_STEP * n_sq * n_sq + (j >> 1))] >> (8 * (j & 1))) & 0xFF ^ 0x80) - 0x80
+        if k >= 0:
+            cur = g_nbr(g, cur, k)
         s[at(PATH, n)] = cur
         n += 1
     s[SC + SC_PATH_N] = n
