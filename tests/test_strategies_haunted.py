@@ -850,6 +850,52 @@ def test_place_blue_monsters_far_for_the_looter_and_the_rusher(kind, near):
 
 
 @pytest.mark.parametrize("kind", HEURISTICS)
+def test_placements_take_the_nearest_or_farthest_legal_room_the_lower_index_on_a_tie(kind):
+    """place_blue_nb and place_purple_nb read the board's rooms listed by depth (layout.G_ROOM_NEAR, G_ROOM_FAR):
+    the legal room of least (most) depth, the lower room index on a tie (two rooms lie 27 deep), as comparing every
+    room's depth finds it, while the rooms fill up chit by chit."""
+    s, f, g, d = table(kind, **NEUTRAL[kind])
+    blue = [c for c, (col, _, _) in enumerate(CHITS) if col == E.BLUE]
+    depths = [depth(r) for r in range(BOARD.n_rooms)]
+    assert len(set(depths)) < len(depths)
+
+    def expected(near, legal):
+        rooms = [r for r in range(BOARD.n_rooms) if legal(r)]
+        return min(rooms, key=lambda r: (depths[r] if near else -depths[r], r)) if rooms else -1
+
+    for c in blue:
+        hand(s, P, c)
+        near = kind == "monster_hunter" or CHITS[c][1] == E.CONTENT_ITEM
+        room = expected(near, lambda r: S.room_free_nb(s, g, r, True) > 0)
+        k, q = S.place_blue_nb(s, f, g, d, P)
+        assert (k, int(BOARD.room[q]) if q >= 0 else -1) == (0, room)
+        if q < 0:
+            break
+        s[L.ROOM_BLUE + room] += 1
+        SU.place_nb(s, g, P, c, q)
+    tie = [r for r in range(BOARD.n_rooms) if depths[r] == 27]
+    for c in (chit("sword_plus_1"), chit("skeleton")):         # every room nearer (farther) than the tie full
+        near = kind == "monster_hunter" or CHITS[c][1] == E.CONTENT_ITEM
+        s2 = s.copy()
+        for r in range(BOARD.n_rooms):
+            if depths[r] < 27 if near else depths[r] > 27:
+                s2[L.ROOM_FULL + r] = BOARD.room_size[r]
+        hand(s2, P, c)
+        k, q = S.place_blue_nb(s2, f, g, d, P)
+        assert len(tie) == 2 and int(BOARD.room[q]) == tie[0]
+        assert tie[0] == expected(near, lambda r: S.room_free_nb(s2, g, r, True))
+    for level in (1, 2, 3):
+        while True:
+            room = expected(kind == "monster_hunter", lambda r: BOARD.room_level[r] == level
+                            and s[L.ROOM_PURPLE + r] == 0 and S.room_free_nb(s, g, r, False) > 0)
+            q = S.place_purple_nb(s, f, g, d, P, level)
+            assert (int(BOARD.room[q]) if q >= 0 else -1) == room
+            if q < 0:
+                break
+            s[L.ROOM_PURPLE + room] = 1
+
+
+@pytest.mark.parametrize("kind", HEURISTICS)
 def test_place_blue_skips_full_rooms(kind):
     s, f, g, d = table(kind, **NEUTRAL[kind])
     hand(s, P, *[chit("sword_plus_1", k) for k in range(3)], *[chit("potion_of_healing", k) for k in range(7)])

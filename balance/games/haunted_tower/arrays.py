@@ -45,7 +45,9 @@ def pack_board(board: B.Board) -> np.ndarray:
     rooms_on = np.zeros(L.N_LEVELS + 1, np.int32)
     rooms_on[1:] = board.rooms_per_level
     elig = np.bincount(board.room[board.placeable], minlength=board.n_rooms).astype(np.int32)
-    tables.update({L.G_FRONT: front, L.G_PLACEABLE: placeable, L.G_ROOMS_ON: rooms_on, L.G_ROOM_ELIG: elig})
+    depth = board.dist[2, board.outside[0], board.room_sq[:, 0]].astype(np.int64)   # climbing allowed
+    tables.update({L.G_FRONT: front, L.G_PLACEABLE: placeable, L.G_ROOMS_ON: rooms_on, L.G_ROOM_ELIG: elig,
+                   L.G_ROOM_NEAR: np.argsort(depth, kind="stable"), L.G_ROOM_FAR: np.argsort(-depth, kind="stable")})
     size = L.G_HEADER + sum(np.asarray(t).size for t in tables.values())
     g = np.zeros(size, np.int32)
     g[L.G_N] = n

@@ -50,8 +50,8 @@ from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_SQ,
                      IT_FLAGS, IT_HEAL, IT_SLOT, IT_USABLE, IT_USES, KINDS, MAX_HELD, MT_AC, MT_ATTACK,
                      MT_IGNORES_METAL, MT_ONLY_BY, MT_UNDEAD, NEXT_STEP, OPT, OPT_CLIMB_2, OPT_N_CHITS, OPT_PTS_BLUE,
                      OPT_PTS_PURPLE, OPT_SPECTER, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED, SQ_CHIT,
-                     SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_outside, g_room_level, g_room_sq,
-                     hand_at, held_at, hs_at, ht_at, it_at, mt_at, opt_at, param_at)
+                     SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_room_far, g_room_level,
+                     g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, opt_at, param_at)
 from ..kernel_common import lowest_bit_nb, prefetch_run_nb
 from .pieces import chit_count_nb
 
@@ -60,7 +60,6 @@ HUNTER = 2
 RUSHER = 3
 
 UNREACHABLE = 32767
-FREE_CLIMB = 2              # board cost table with climbing allowed everywhere (room depth at set-up)
 NOT_WANTED = 0.0            # a chit value at or below this is not a target
 NO_ATTACK = -1000.0         # attack bonus of a hero that cannot damage the monster at all
 
@@ -613,17 +612,13 @@ def encounter_nb(s, f, g, d, p):
 # --- set-up -----------------------------------------------------------------------------------------------------
 
 @rules_jit
-def room_depth_nb(g, d, r):
-    """Movement cost from the first outside square to room r's first square, climbing allowed."""
-    return cost(d, g, FREE_CLIMB, g_outside(g, 0), g_room_sq(g, r, 0))
-
-
-@rules_jit
 def place_blue_nb(s, f, g, d, p):
     """(hand index, square): the looter and the rusher place their items first, the hunter its monsters first (the
     first such chit in hand, else the first chit); an item (and any chit of the hunter's) goes to the legal room
     nearest the entrance, a monster of the looter's or the rusher's to the legal room farthest from it (Tower 3,
-    where every hero ends up); the room's first free placeable square."""
+    where every hero ends up); the room's first free placeable square. Depth: the movement cost from the first
+    outside square to the room's first square, climbing allowed; the board lists the rooms by it (G_ROOM_NEAR,
+    G_ROOM_FAR: the lower room index first on a tie), so the first legal room of its list is the one."""
     kind = s[at(KINDS, p)]
     n = s[hs_at(p, HS_HAND_N)]
     first_item = kind != HUNTER
@@ -633,39 +628,24 @@ def place_blue_nb(s, f, g, d, p):
             pick = k
             break
     near = kind == HUNTER or known_item_nb(s, p, s[hand_at(p, pick)]) >= 0
-    best = -1
-    best_score = 0
-    for r in range(g[G_R]):
-        if S.room_free_nb(s, g, r, True) == 0:
-            continue
-        depth = room_depth_nb(g, d, r)
-        score = -depth if near else depth
-        if best < 0 or score > best_score:
-            best = r
-            best_score = score
-    if best < 0:
-        return pick, -1
-    return pick, S.kth_free_square_nb(s, g, best, 0)
+    for k in range(g[G_R]):
+        r = g_room_near(g, k) if near else g_room_far(g, k)
+        if S.room_free_nb(s, g, r, True) != 0:
+            return pick, S.kth_free_square_nb(s, g, r, 0)
+    return pick, -1
 
 
 @rules_jit
 def place_purple_nb(s, f, g, d, p, level):
     """The purple chit (unseen) goes to the legal room of `level` farthest from the entrance for the looter and the
-    rusher (mostly monsters: away from their way), the nearest for the hunter; the room's first free square."""
-    kind = s[at(KINDS, p)]
-    best = -1
-    best_score = 0
-    for r in range(g[G_R]):
-        if g_room_level(g, r) != level or s[at(ROOM_PURPLE, r)] != 0 or S.room_free_nb(s, g, r, False) == 0:
-            continue
-        depth = room_depth_nb(g, d, r)
-        score = -depth if kind == HUNTER else depth
-        if best < 0 or score > best_score:
-            best = r
-            best_score = score
-    if best < 0:
-        return -1
-    return S.kth_free_square_nb(s, g, best, 0)
+    rusher (mostly monsters: away from their way), the nearest for the hunter (by place_blue_nb's depth); the room's
+    first free square."""
+    near = s[at(KINDS, p)] == HUNTER
+    for k in range(g[G_R]):
+        r = g_room_near(g, k) if near else g_room_far(g, k)
+        if g_room_level(g, r) == level and s[at(ROOM_PURPLE, r)] == 0 and S.room_free_nb(s, g, r, False) != 0:
+            return S.kth_free_square_nb(s, g, r, 0)
+    return -1
 
 
 # --- a hero's turn ----------------------------------------------------------------------------------------------

@@ -267,7 +267,9 @@ G_PLACEABLE = 19         # 1 where a chit may be placed
 G_ROOMS_ON = 20          # rooms per level, index 1..3 (4 entries)
 G_NBR_EDGE = 21
 G_ROOM_ELIG = 22           # squares of each room where a chit may be placed (not the front squares)
-G_HEADER = 24
+G_ROOM_NEAR = 23         # the rooms by depth (movement cost from the first outside square to the room's first square,
+G_ROOM_FAR = 24          # climbing allowed), nearest first / farthest first, the lower room index first on a tie
+G_HEADER = 25
 
 
 @rules_index
@@ -394,6 +396,16 @@ def g_rooms_on(g, level):
 @rules_table(G_ROOM_ELIG)
 def g_room_elig(g, r):
     return g[np.uint64(g[G_ROOM_ELIG] + r)]
+
+
+@rules_table(G_ROOM_NEAR)
+def g_room_near(g, k):
+    return g[np.uint64(g[G_ROOM_NEAR] + k)]
+
+
+@rules_table(G_ROOM_FAR)
+def g_room_far(g, k):
+    return g[np.uint64(g[G_ROOM_FAR] + k)]
 
 
 @rules_table(G_OUTSIDE)
