@@ -939,11 +939,37 @@ def test_damages_and_slot_room_agree_with_the_kernel(hero):
     for c in (chit("sword_plus_1"), chit("sword_plus_2"), chit("silver_dagger"), chit("chain_mail_plus_1"),
               chit("shield_plus_1"), chit("potion_of_healing")):
         give(s, P, c)
-        slots = H.slots_nb(s, P)
+        slots = H.slots_nb(s, f, P)
         for slot in range(4):
             assert slots[slot] == M.slot_room_nb(s, P, slot)
         for m in range(len(MONSTERS)):
             assert H.armour_class_nb(s, P, m) == C.armour_class_nb(s, P, m)
+
+
+@pytest.mark.parametrize("kind", HEURISTICS)
+def test_the_slots_kept_between_decisions_change_with_every_item_taken_or_lost(kind):
+    """slots_nb keeps its answer in f (F_SLOTS) while the seat's SLOTS_OK is set: picking an item up (carry_nb) or
+    losing one (uncarry_nb) clears it, so each answer is the one a fresh pass over the items gives."""
+    s, f, g, d = table(kind, **NEUTRAL[kind])
+
+    def fresh():
+        s[L.SLOTS_OK + P] = 0
+        return tuple(H.slots_nb(s, f, P))
+
+    assert tuple(H.slots_nb(s, f, P)) == fresh() and s[L.SLOTS_OK + P] == 1
+    carried = []
+    for c in (chit("sword_plus_1"), chit("sword_plus_2"), chit("silver_dagger"), chit("chain_mail_plus_1"),
+              chit("chain_mail_plus_1", 1), chit("shield_plus_1")):
+        before = tuple(H.slots_nb(s, f, P))
+        give(s, P, c)
+        carried.append(c)
+        after = tuple(H.slots_nb(s, f, P))
+        assert after == fresh() and after != before, ITEMS[CHITS[c][2]]
+    for c in carried:
+        before = tuple(H.slots_nb(s, f, P))
+        PC.uncarry_nb(s, P, c, E.LOC_GONE)
+        after = tuple(H.slots_nb(s, f, P))
+        assert after == fresh() and after != before, ITEMS[CHITS[c][2]]
 
 
 # --- information: contents read only through known_content_nb -----------------------------------------------------

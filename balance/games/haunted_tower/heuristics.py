@@ -49,9 +49,9 @@ from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_SQ,
                      HT_AC, HT_ABILITY, HT_ABILITY_VALUE, IT_AC, IT_ATTACK, IT_BANE, IT_BANE_DAMAGE, IT_DAMAGE,
                      IT_FLAGS, IT_HEAL, IT_SLOT, IT_USABLE, IT_USES, KINDS, MAX_HELD, MT_AC, MT_ATTACK,
                      MT_IGNORES_METAL, MT_ONLY_BY, MT_UNDEAD, NEXT_STEP, OPT, OPT_CLIMB_2, OPT_N_CHITS, OPT_PTS_BLUE,
-                     OPT_PTS_PURPLE, OPT_SPECTER, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED, SQ_CHIT,
-                     SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_room_far, g_room_level,
-                     g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, opt_at, param_at)
+                     OPT_PTS_PURPLE, OPT_SPECTER, N_SLOTS, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED,
+                     SLOTS_OK, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_room_far, g_room_level,
+                     g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, opt_at, param_at, slots_at)
 from ..kernel_common import lowest_bit_nb, prefetch_run_nb
 from .pieces import chit_count_nb
 
@@ -174,9 +174,13 @@ def carried_value_nb(s, p, q, c):
 
 
 @rules_jit
-def slots_nb(s, p):
+def slots_nb(s, f, p):
     """Hero p's slots at a glance, for many take_gain_nb calls (one pass over its items): (room left in slot 0..3,
-    then for slot 0..3 the value, worth plus points, of its worst carried item when the slot is full, else -1)."""
+    then for slot 0..3 the value, worth plus points, of its worst carried item when the slot is full, else -1).
+    They change only with the items it carries: kept in f (F_SLOTS) until it picks one up or loses one (SLOTS_OK)."""
+    if s[at(SLOTS_OK, p)] == 1:
+        return (f[slots_at(p, 0)], f[slots_at(p, 1)], f[slots_at(p, 2)], f[slots_at(p, 3)], f[slots_at(p, 4)],
+                f[slots_at(p, 5)], f[slots_at(p, 6)], f[slots_at(p, 7)])
     n = s[hs_at(p, HS_N_ITEMS)]
     c0 = c1 = c2 = 0
     w0 = w1 = w2 = 1e9
@@ -197,10 +201,15 @@ def slots_nb(s, p):
             c2 += 1
             w2 = min(w2, v)
     if n >= MAX_HELD:
-        return (0.0, 0.0, 0.0, 0.0, -1.0, -1.0, -1.0, -1.0)
-    r0, r1, r2 = 1 - c0, M.weapon_slots_nb(s, p) - c1, 1 - c2
-    return (float(r0), float(r1), float(r2), 1.0, w0 if r0 <= 0 and c0 > 0 else -1.0,
-            w1 if r1 <= 0 and c1 > 0 else -1.0, w2 if r2 <= 0 and c2 > 0 else -1.0, -1.0)
+        out = (0.0, 0.0, 0.0, 0.0, -1.0, -1.0, -1.0, -1.0)
+    else:
+        r0, r1, r2 = 1 - c0, M.weapon_slots_nb(s, p) - c1, 1 - c2
+        out = (float(r0), float(r1), float(r2), 1.0, w0 if r0 <= 0 and c0 > 0 else -1.0,
+               w1 if r1 <= 0 and c1 > 0 else -1.0, w2 if r2 <= 0 and c2 > 0 else -1.0, -1.0)
+    for k in range(N_SLOTS):
+        f[slots_at(p, k)] = out[k]
+    s[at(SLOTS_OK, p)] = 1
+    return out
 
 
 @rules_jit_inline
@@ -410,7 +419,7 @@ def has_other_target_nb(s, f, p):
     """Does a chit on the board or the floor have a positive value for seat p (the chit being fought is neither)?
     The board is not needed: values are positive without it, and from Tower 3, where the Specter is, every square
     can be reached."""
-    slots = slots_nb(s, p)
+    slots = slots_nb(s, f, p)
     for w in range((s[OPT + OPT_N_CHITS] + 63) >> 6):
         bits = s[at(CHIT_ON, w)]            # the chits on the board or the floor, in increasing order
         while bits != 0:
@@ -500,7 +509,7 @@ def best_target_nb(s, f, g, d, p, here, t):
     n = g[G_N]
     prefetch_run_nb(d, (t * n + here) * n, n)      # the costs from here, read below for scattered chits
     level_here = g_level(g, here)
-    slots = slots_nb(s, p)
+    slots = slots_nb(s, f, p)
     blue_v = unknown_value_nb(s, f, p, True)        # what a chit of unknown content is worth, by colour
     purple_v = unknown_value_nb(s, f, p, False)
     for w in range((s[OPT + OPT_N_CHITS] + 63) >> 6):
@@ -584,7 +593,7 @@ def encounter_nb(s, f, g, d, p):
     level_here = g_level(g, here)
     best = -1
     best_v = NOT_WANTED
-    slots = slots_nb(s, p)
+    slots = slots_nb(s, f, p)
     for i in range(n):
         v = chit_value_nb(s, f, g, p, s[at(CAND, i)], level_here, slots)
         if v > best_v:

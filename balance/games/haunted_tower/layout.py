@@ -208,6 +208,8 @@ ROOM_FULL = _region(MAX_ROOMS)                # squares of the room holding a ch
 ROOM_PURPLE = _region(MAX_ROOMS)              # 1 once the room has its purple chit
 LEVEL_CHITS = _region(N_LEVELS + 1)           # chits lying on each level (board or floor), index 1..3
 LEVEL_HIDDEN = _region(N_LEVELS + 1)          # face-down chits on each level, index 1..3
+SLOTS_OK = _region(MAX_PLAYERS)               # 1 while f's F_SLOTS row of the seat holds heuristics.slots_nb of its
+                                              # items as they are (reset each game; carry_nb and uncarry_nb clear it)
 CUP = _region(MAX_CHITS)                      # the cup's chits in draw order
 PATH = _region(MAX_PATH)                      # this turn's path, start first
 CAND = _region(MAX_CAND)                      # candidates of the decision being asked (squares, chits, ...)
@@ -241,7 +243,9 @@ M_CHOICE_I = MISC + 4
 
 # --- float array `f` ------------------------------------------------------------------------------------------------
 F_PARAMS = 0
-F_SIZE = MAX_PLAYERS * N_PARAMS
+F_SLOTS = F_PARAMS + MAX_PLAYERS * N_PARAMS   # per seat, the 8 values of heuristics.slots_nb (valid: SLOTS_OK)
+N_SLOTS = 8
+F_SIZE = F_SLOTS + MAX_PLAYERS * N_SLOTS
 
 # --- board array `g`: a header of sizes and offsets, then the tables (board.Board) ---------------------------------
 G_N = 0                  # squares
@@ -321,6 +325,11 @@ def icnt_at(p, i, k):
 @rules_index
 def stream_at(i):
     return np.uint64(STREAMS + STREAM_WORDS * i)
+
+
+@rules_index
+def slots_at(p, k):
+    return np.uint64(F_SLOTS + p * N_SLOTS + k)
 
 
 @rules_index

@@ -15,7 +15,7 @@ from . import enums as E
 from .layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_ON, CHIT_OWNER, CHIT_SQ, CHIT_USES,
                      DICE_SCRIPT, HS_BLUE, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_N_ITEMS, HS_PURPLE, HS_SQ, HS_STANDUPS,
                      LEVEL_CHITS, LEVEL_HIDDEN, M_DICE_I, M_DICE_N, M_TRACE, MAX_HELD, OPT, OPT_N_CHITS, SC, SC_ERROR, SQ_CHIT, SQ_HERO, TRACE, at,
-                     g_level, held_at, hs_at, it_at, IT_SLOT, IT_USES, stream_at)
+                     SLOTS_OK, g_level, held_at, hs_at, it_at, IT_SLOT, IT_USES, stream_at)
 
 DICE = 0                 # stream 0: the dice; stream 1: shuffles; 2 + seat: that seat's strategy
 SHUFFLE = 1
@@ -131,6 +131,7 @@ def disown_chit_nb(s, p, c, loc):
 @rules_jit
 def carry_nb(s, p, c):
     """Hero p picks up item chit c (it now carries it: the items list HELD, in the order taken)."""
+    s[at(SLOTS_OK, p)] = 0
     n = s[hs_at(p, HS_N_ITEMS)]
     s[held_at(p, n)] = c
     s[hs_at(p, HS_N_ITEMS)] = n + 1
@@ -141,6 +142,7 @@ def carry_nb(s, p, c):
 @rules_jit
 def uncarry_nb(s, p, c, loc):
     """Hero p no longer carries item c; the later items move up one place."""
+    s[at(SLOTS_OK, p)] = 0
     n = s[hs_at(p, HS_N_ITEMS)]
     k = 0
     while k < n and s[held_at(p, k)] != c:

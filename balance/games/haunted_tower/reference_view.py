@@ -150,6 +150,7 @@ class View:
         s[L.ROOM_PURPLE:L.ROOM_PURPLE + n_rooms] = self.room_purple
         s[L.LEVEL_CHITS:L.LEVEL_CHITS + B.N_LEVELS + 1] = [0] + [self.level_chits(lv) for lv in B.LEVELS]
         s[L.LEVEL_HIDDEN:L.LEVEL_HIDDEN + B.N_LEVELS + 1] = [0] + [self.level_hidden(lv) for lv in B.LEVELS]
+        s[L.SLOTS_OK:L.SLOTS_OK + L.MAX_PLAYERS] = 0              # the heuristics' memo of their slots: none
         s[L.PATH:L.PATH + len(self.path)] = self.path
         if cand:
             s[L.CAND:L.CAND + len(cand)] = cand

@@ -20,7 +20,7 @@ from .layout import (CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_OWNER, CH
                      SC_ACTIVE, SC_CUP_N, SC_CUP_TOP, SC_FIGHT, SC_FIRST, SC_IN, SC_LEVEL, SC_PATH_FROM,
                      SC_SPECTER_KILLER, SC_WINNER, SEAT_HERO, SQ_CHIT, SQ_HERO, at, g_level, g_outside, g_placeable,
                      g_room, g_room_level, g_room_size, g_rooms_on, hand_at, hs_at, ht_at, it_at, IT_USES, stream_at,
-                     MAX_CHITS, MAX_MONSTERS, MAX_ITEMS, N_MC, N_IC)
+                     MAX_CHITS, MAX_MONSTERS, MAX_ITEMS, N_MC, N_IC, SLOTS_OK)
 from .pieces import SHUFFLE, DICE, die_nb, emit_nb, illegal_nb, lay_chit_nb, place_hero_nb, set_loc_nb
 
 
@@ -42,6 +42,7 @@ def reset_nb(s, g, seed, game):
     fill_nb(s, ROOM_PURPLE, g[G_R], 0)
     fill_nb(s, LEVEL_CHITS, N_LEVELS + 1, 0)
     fill_nb(s, LEVEL_HIDDEN, N_LEVELS + 1, 0)
+    fill_nb(s, SLOTS_OK, MAX_PLAYERS, 0)
     fill_nb(s, CHIT_ON, MAX_CHITS // 64, 0)
     fill_nb(s, MCNT, MAX_PLAYERS * MAX_MONSTERS * N_MC, 0)
     fill_nb(s, ICNT, MAX_PLAYERS * MAX_ITEMS * N_IC, 0)
