@@ -50,8 +50,9 @@ from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_SQ,
                      IT_FLAGS, IT_HEAL, IT_SLOT, IT_USABLE, IT_USES, KINDS, MAX_HELD, MT_AC, MT_ATTACK,
                      MT_IGNORES_METAL, MT_ONLY_BY, MT_UNDEAD, NEXT_STEP, OPT, OPT_CLIMB_2, OPT_N_CHITS, OPT_PTS_BLUE,
                      OPT_PTS_PURPLE, OPT_SPECTER, N_SLOTS, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED,
-                     SLOTS_OK, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_room_far, g_room_level,
-                     g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, opt_at, param_at, slots_at)
+                     SLOTS_OK, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_room_far,
+                     g_room_level, g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, opt_at, param_at,
+                     slots_at)
 from ..kernel_common import lowest_bit_nb, prefetch_run_nb
 from .pieces import chit_count_nb
 
