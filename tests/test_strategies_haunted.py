@@ -1121,3 +1121,17 @@ def test_whole_games_every_answer_is_legal_and_games_end(name, players, seats):
         assert ended >= 0.6 * GAMES
     if name.endswith("trading"):
         assert trades > 0                                           # offers were made (and answered)
+
+
+def test_the_board_arrays_are_built_once_and_every_caller_gets_its_own_copy():
+    """arrays.board_arrays keeps a board's (g, d) while the board lives; compile_rules hands each caller copies, so
+    a caller that writes into its g or d changes nothing another caller sees."""
+    from balance.games.haunted_tower.arrays import board_arrays
+    assert board_arrays(BOARD)[1] is board_arrays(BOARD)[1]
+    *_, g1, d1 = compile_rules(COMPONENTS, HauntedTowerRules(), 3, 2000, BOARD)
+    g_before, d_before = g1.copy(), d1.copy()
+    g1[:] = -7
+    d1[:] = -7
+    *_, g2, d2 = compile_rules(COMPONENTS, HauntedTowerRules(), 4, 2000, BOARD)
+    assert np.array_equal(g2, g_before) and np.array_equal(d2, d_before)
+    assert not np.shares_memory(g2, board_arrays(BOARD)[0]) and not np.shares_memory(d2, board_arrays(BOARD)[1])

@@ -5,6 +5,8 @@ Specter's chit. Monsters, items and heroes keep their index in the scenario's li
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from . import board as B
@@ -133,8 +135,23 @@ def compile_rules(components: HauntedTowerComponents, rules: HauntedTowerRules, 
     for k, v in opt.items():
         s[L.OPT + k] = v
     f = np.zeros(L.F_SIZE, np.float64)
-    steps = np.ascontiguousarray(next_steps(board).transpose(0, 2, 1)).ravel().view("<i2")     # layout.NEXT_STEP
-    return s, f, pack_board(board), np.concatenate([np.ascontiguousarray(board.dist, np.int16).ravel(), steps])
+    g, d = board_arrays(board)
+    return s, f, g.copy(), d.copy()
+
+
+_BOARD_ARRAYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def board_arrays(board: B.Board) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's board arrays ``(g, d)``, built once per checked board (a Board is immutable) and kept while it
+    lives: the next-step table alone takes about 25 ms, and the reference engine asks for them at every game. Callers
+    get copies from ``compile_rules``."""
+    got = _BOARD_ARRAYS.get(board)
+    if got is None:
+        steps = np.ascontiguousarray(next_steps(board).transpose(0, 2, 1)).ravel().view("<i2")  # layout.NEXT_STEP
+        got = pack_board(board), np.concatenate([np.ascontiguousarray(board.dist, np.int16).ravel(), steps])
+        _BOARD_ARRAYS[board] = got
+    return got
 
 
 def next_steps(board: B.Board) -> np.ndarray:
