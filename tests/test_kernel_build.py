@@ -690,3 +690,41 @@ def test_board_table_reads_are_computed_in_place_as_python_reads_them():
             want = [f(g, q) for f in squares] + [f(g, q, k) for f in rows] + [f(g, r) for f in rooms] \
                 + [ht.g_room_sq(g, r, j), ht.g_rooms_on(g, level), ht.g_outside(g, level - 1)]
             assert list(out) == want and all(type(x) is int for x in want), (q, k)
+
+
+def test_abi_sizes_and_alignments_are_asked_of_llvm_once_and_as_llvm_answers_them():
+    """The target context's ABI answers (``_install_abi_memo``): the same as LLVM's for scalars, arrays, literal
+    structs and pointers; a repeated question is not asked of LLVM again; a type naming an identified struct is
+    answered by LLVM and not kept (its text does not give its layout)."""
+    from llvmlite import ir as llir
+    from numba.core.registry import cpu_target
+
+    assert _jit._ABI_READY, "the ABI memo could not be installed on this Numba"
+    ctx = cpu_target.target_context
+    td = ctx.target_data
+    i8, i32, i64, f64 = llir.IntType(8), llir.IntType(32), llir.IntType(64), llir.DoubleType()
+    shapes = [i8, i32, i64, f64, llir.ArrayType(i8, 13), llir.LiteralStructType([i64, i8]),
+              llir.LiteralStructType([i8, llir.LiteralStructType([i8, f64])]), i32.as_pointer()]
+    for ty in shapes:
+        assert ctx.get_abi_sizeof(ty) == ty.get_abi_size(td)
+        assert ctx.get_abi_alignment(ty) == ty.get_abi_alignment(td)
+    assert ctx.get_abi_sizeof(llir.LiteralStructType([i64, i8])) == 16
+    assert ctx.get_abi_sizeof(llir.ArrayType(i8, 13)) == 13
+
+    asked = []
+    odd = llir.ArrayType(llir.IntType(24), 5)
+
+    class Counted(type(odd)):
+        def get_abi_size(self, target_data, context=None):
+            asked.append(str(self))
+            return super().get_abi_size(target_data, context)
+    counted = Counted(llir.IntType(24), 5)
+    sizes = {ctx.get_abi_sizeof(counted) for _ in range(3)}
+    assert sizes == {odd.get_abi_size(td)} and len(asked) <= 1
+
+    named = llir.global_context.get_identified_type("balance.abi_test")    # the context Numba's types live in
+    named.set_body(i8, i8)
+    assert ctx.get_abi_sizeof(named) == 2 and ctx.get_abi_alignment(named) == 1
+    assert not [key for key in _jit._ABI_MEMO[id(td)][1] if "%" in key[1]]
+    copy = ctx.subtarget(error_model="numpy")               # as a compile's context: the same memo
+    assert copy.get_abi_sizeof(counted) == odd.get_abi_size(td) and len(asked) <= 1
