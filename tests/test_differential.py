@@ -25,6 +25,8 @@ from balance.games.spooky_tower.narrate import (describe_event, kernel_disagreem
 from balance.games.spooky_tower.reference import play_reference, play_scenario
 from balance.scenario import load_scenario
 
+import event_diff
+
 SCRIPTED = 9
 
 
@@ -87,18 +89,7 @@ GAMES_COVERED = sum(c[-1] for c in CASES)
 
 def first_mismatch(kernel_events: np.ndarray, ref_events: list) -> str | None:
     """None when the event lists are identical; else the first differing index and both events by name."""
-    k = [tuple(int(x) for x in row) for row in kernel_events]
-    for i, (a, b) in enumerate(zip(k, ref_events)):
-        if a != tuple(b):
-            return (f"first difference at event {i}:\n  kernel    {describe_event(a)}\n"
-                    f"  reference {describe_event(b)}\n  before: "
-                    + "; ".join(describe_event(e) for e in k[max(0, i - 4):i]))
-    if len(k) != len(ref_events):
-        n = min(len(k), len(ref_events))
-        longer, name = (k, "kernel") if len(k) > n else (ref_events, "reference")
-        return (f"same first {n} events, then only the {name} goes on: event {n} = "
-                f"{describe_event(longer[n])} (kernel {len(k)} events, reference {len(ref_events)})")
-    return None
+    return event_diff.first_mismatch(kernel_events, ref_events, describe_event, before=4)
 
 
 def final_mismatch(s: np.ndarray, ref, n_players: int) -> str | None:
