@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import rules_jit, rules_jit_inline
+from ..._jit import rules_jit, rules_jit_flat, rules_jit_inline
 from . import enums as E
 from . import movement as M
 from . import strategies as S
@@ -174,14 +174,22 @@ def carried_value_nb(s, p, q, c):
     return worth_nb(s, p, i) + chit_points_nb(s, c)
 
 
-@rules_jit
+@rules_jit_flat
 def slots_nb(s, f, p):
     """Hero p's slots at a glance, for many take_gain_nb calls (one pass over its items): (room left in slot 0..3,
     then for slot 0..3 the value, worth plus points, of its worst carried item when the slot is full, else -1).
-    They change only with the items it carries: kept in f (F_SLOTS) until it picks one up or loses one (SLOTS_OK)."""
+    They change only with the items it carries: kept in f (F_SLOTS) until it picks one up or loses one (SLOTS_OK).
+    Inlined into every caller (the kept values are eight loads; a call returned them through memory), the pass over
+    the items stays out of line (:func:`slots_fill_nb`)."""
     if s[at(SLOTS_OK, p)] == 1:
         return (f[slots_at(p, 0)], f[slots_at(p, 1)], f[slots_at(p, 2)], f[slots_at(p, 3)], f[slots_at(p, 4)],
                 f[slots_at(p, 5)], f[slots_at(p, 6)], f[slots_at(p, 7)])
+    return slots_fill_nb(s, f, p)
+
+
+@rules_jit
+def slots_fill_nb(s, f, p):
+    """:func:`slots_nb` when its kept values are stale: the pass over hero p's items, kept in f (SLOTS_OK)."""
     n = s[hs_at(p, HS_N_ITEMS)]
     c0 = c1 = c2 = 0
     w0 = w1 = w2 = 1e9
@@ -344,7 +352,7 @@ def can_damage_nb(s, p, m):
 
 # --- chit values and targets ------------------------------------------------------------------------------------
 
-@rules_jit_inline
+@rules_jit_flat
 def base_value_nb(s, f, p, c, slots):
     """What chit c (on the board or the floor) is worth to seat p's heuristic, in movement points, before the
     rusher's level bonuses; NOT_WANTED or less when it is not a target (docs/strategies.md lists the values)."""
