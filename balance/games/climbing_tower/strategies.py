@@ -155,12 +155,23 @@ def heuristic_turn_nb(s, f, p, n):
     # hand finds both the least worth redraw and offer (the same card: the first of least worth) and the gift.
     n_redraw = s[SC + SC_N_REDRAW]
     offers = n > n_play + n_redraw
-    q_room, q_targets = reach_nb(s, 1 - p)
+    if best_play < 0 and best_free >= 0:    # a free play of no worth stands for a play from here on (none of worth)
+        best_play = best_free
+    # What the answer needs (the returns below, in order): the least worth card unless the answer is a play of no
+    # worth (no offer to answer, no redraw left), and the gift only to answer the partner's offer or to offer with
+    # nothing else left to do. The common answers (a redraw, a play of no worth) weigh no gift and skip the partner's
+    # reach.
+    answering = offers and s[pl_at(1 - p, PL_DOWN)] >= 0
+    gifts = talk and offers and (answering or (n_redraw == 0 and best_play < 0))
+    q_room = 0
+    q_targets = 0
+    if gifts:
+        q_room, q_targets = reach_nb(s, 1 - p)
     least = -1
     least_v = 0.0
     gift = -1
     gift_v = -1.0
-    if n > n_play:
+    if n > n_play and (answering or n_redraw > 0 or best_play < 0):
         for j in range(s[pl_at(p, PL_HAND_N)]):
             c = s[hand_at(p, j)]
             arrows = s[card_at(c, CF_ARROWS)]
@@ -168,16 +179,13 @@ def heuristic_turn_nb(s, f, p, n):
             v = wa * min(arrows, room) + ws * min(swords, targets)
             if least < 0 or v < least_v:
                 least, least_v = j, v
-            if talk and offers:
+            if gifts:
                 w = (wa * min(arrows, q_room) + ws * min(swords, q_targets)) - v
                 if w > gift_v:
                     gift, gift_v = n_play + n_redraw + j, w
     worst_redraw = n_play + least if n_redraw > 0 else -1
     worst_offer = n_play + n_redraw + least if offers else -1
-    if best_play < 0 and best_free >= 0:
-        best_play, best_play_v = best_free, best_free_v
-    if best_play >= 0 and best_play_v > 0.0:
-        return best_play
+    # (a play of worth above 0, free or not, was answered above)
     if worst_offer >= 0 and s[pl_at(1 - p, PL_DOWN)] >= 0:
         return gift if gift >= 0 else worst_offer
     if worst_redraw >= 0:
