@@ -196,15 +196,30 @@ def flat_swap_nb(s, a, b):
 
 @rules_jit_inline
 def flat_shuffle_nb(s, base, n, sh):
-    """Fisher-Yates shuffle of s[base:base+n] from the stream at `sh`."""
+    """Fisher-Yates shuffle of s[base:base+n] from the stream at `sh`: the draws of :func:`flat_pair_nb` and
+    :func:`flat_below_nb`, with the stream's counter and next word kept in locals and stored once at the end (the
+    swaps store into the same array, so the compiler could not keep them in registers: each draw waited for the
+    last one's stores to be read back)."""
+    o = np.uint64(sh)
+    key = np.uint64(s[o])
+    c = s[o + _ONE]
+    word = np.uint64(s[o + _TWO])      # the word for counter c + 1, computed one draw ahead
     i = n - 1
     while i >= 2:
-        j1, j2 = flat_pair_nb(s, sh, i + 1, i)
+        w = word
+        c += 1
+        word = word_nb(key, c + 1)
+        j1, j2 = scale_nb(w >> _S32, i + 1), scale_nb(w & _LOW32, i)
         flat_swap_nb(s, base + np.uint64(i), base + np.uint64(j1))
         flat_swap_nb(s, base + np.uint64(i - 1), base + np.uint64(j2))
         i -= 2
     if i == 1:
-        flat_swap_nb(s, base + np.uint64(1), base + np.uint64(flat_below_nb(s, sh, 2)))
+        w = word
+        c += 1
+        word = word_nb(key, c + 1)
+        flat_swap_nb(s, base + np.uint64(1), base + np.uint64(scale_nb(w >> _S32, 2)))
+    s[o + _ONE] = c
+    s[o + _TWO] = np.int64(word)
 
 
 def py_shuffled(items, stream: PyStream) -> list:
