@@ -16,8 +16,8 @@ from ..kernel_common import add_counter_sums_nb, load_script
 from . import enums as E
 from . import strategies as S
 from .build import build_one_nb, build_options_nb, build_row_nb, next_round_nb, return_cards_nb, skill_gold_nb
-from .layout import (CC_IN_DECK_END, CHOICE_SCRIPT, DEAL_SCRIPT, FN_FLOOR, KINDS, LOC, M_CHOICE_I, M_CHOICE_N,
-                     M_DEAL_I, M_DEAL_N, M_TRACE, N_CC, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, OPT,
+from .layout import (CC_IN_DECK_END, CCNT, CHOICE_SCRIPT, DEAL_SCRIPT, FN_FLOOR, KINDS, M_CHOICE_I, M_CHOICE_N,
+                     M_DEAL_I, M_DEAL_N, M_TRACE, N_CC, OWNED, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, OPT,
                      OPT_N_CARDS, OPT_ROUND_LIMIT, OPT_START, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS,
                      SC, SC_BLOCKED, SC_DECK_N, SC_ENDED, SC_FREE_USED, SC_ROUND, SC_START, SC_TOP, SC_TOWER_ID,
                      SC_TURN, SC_VICTORY, SC_WINNER, SC_BOSS_SIDE, TEAM, TM_DECK_END, TRACE, at, cc_at,
@@ -111,8 +111,8 @@ def finish_nb(s, won):
     end_game_nb(s, won)
     for p in range(2):
         s[final_at(p, FN_FLOOR)] = s[pl_at(p, PL_FLOOR)] + 1     # counted from 1, as a player would
-    for c in range(s[OPT + OPT_N_CARDS]):
-        s[cc_at(c, CC_IN_DECK_END)] = s[at(LOC, c)] == E.LOC_DECK
+    for i in range(s[SC + SC_DECK_N]):      # the deck's cards (every card of a round is back in it by now); the
+        s[cc_at(s[at(OWNED, i)], CC_IN_DECK_END)] = 1     # others' counters are still 0 from reset_nb
     s[TEAM + TM_DECK_END] = s[SC + SC_DECK_N]
 
 
@@ -162,9 +162,11 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
             for p in range(2):
                 for k in range(N_FINAL):
                     final[i, p, k] = s[final_at(p, k)]
-            for c in range(n_cards):
-                for k in range(N_CC):
-                    cards[i, 0, c, k] = s[cc_at(c, k)]
+            # cards[i] is row i of card_rows (its flat view) and cc_at(c, k) is CCNT + c * N_CC + k: one contiguous
+            # copy (vectorised), instead of a 4-d index per counter
+            row = np.uint64(i * n_cards * N_CC)
+            for j in range(n_cards * N_CC):
+                card_rows[row + np.uint64(j)] = s[np.uint64(CCNT + j)]
             for k in range(N_SKILLS):
                 for j in range(N_SK):
                     skills[i, 0, k, j] = s[sk_at(k, j)]

@@ -38,7 +38,7 @@ def reset_nb(s, seed, game):
     s[ON_FLOOR:ON_FLOOR + 2 * MAX_SLOTS] = 0
     s[HIT:HIT + 2 * MAX_SLOTS] = 0
     s[FINAL:FINAL + 2 * N_FINAL] = 0
-    s[CCNT:CCNT + MAX_CARDS * N_CC] = 0
+    s[CCNT:CCNT + s[OPT + OPT_N_CARDS] * N_CC] = 0      # the scenario's cards: no other card's counter is written
     s[SKCNT:SKCNT + N_SKILLS * N_SK] = 0
     s[TEAM:TEAM + N_TEAM] = 0
     s[M_TRACE] = 0
@@ -118,26 +118,23 @@ def tower_id_nb(s, n_tc, height, side):
 
 
 @rules_jit_flat
-def printed_nb(s, slot, side):
-    """Skeletons drawn at (slot, side)."""
-    pos = s[at(SLOT_POS, slot)]
-    return s[tf_at(s[at(POS_TC, pos)], slot - s[at(POS_SLOT0, pos)], 1 + side)]
-
-
-@rules_jit_flat
 def place_nb(s, pos):
     """Skeleton tokens onto the skeletons drawn on tower card `pos`, slot by slot, left before right, while tokens
     last (rulebook A: the bottom card at set-up; ``docs/rules/climbing_tower.md``: later cards as pawns reach
     them)."""
     placed = 0
     first = s[at(POS_SLOT0, pos)]
-    for slot in range(first, first + s[tc_at(s[at(POS_TC, pos)], TF_N_FLOORS)]):
+    row = s[at(POS_TC, pos)]
+    supply = s[SC + SC_SUPPLY_TOKENS]   # the card's row and the supply in locals: the stores below could alias them
+    for k in range(s[tc_at(row, TF_N_FLOORS)]):     # the card's printed floors, slot first + k
+        slot = first + k
         for side in range(2):
-            n = min(printed_nb(s, slot, side), s[SC + SC_SUPPLY_TOKENS])
+            n = min(s[tf_at(row, k, 1 + side)], supply)     # the skeletons drawn there, while tokens last
             s[at(ON_FLOOR, 2 * s[at(SLOT_FLOOR, slot)] + side)] += n - s[standing_at(slot, side)]
             s[standing_at(slot, side)] = n
-            s[SC + SC_SUPPLY_TOKENS] -= n
+            supply -= n
             placed += n
+    s[SC + SC_SUPPLY_TOKENS] = supply
     s[at(POS_PLACED, pos)] = 1
     emit_nb(s, E.EV_PLACE, -1, pos, placed, 0)
 
@@ -186,10 +183,9 @@ def deal_cards_nb(s):
     for i in range(n3):
         s[at(LOC, s[pile_at(2, i)])] = E.LOC_PILE3
     n = 0
-    for c in range(n_cards):
-        if s[at(LOC, c)] == E.LOC_DECK:
-            s[at(OWNED, n)] = c
-            n += 1
+    for c in range(n_cards):    # each card written at the next place, which it keeps when it is in the deck (no
+        s[at(OWNED, n)] = c     # branch on the starting Level 2 cards' random places)
+        n += s[at(LOC, c)] == E.LOC_DECK
     s[SC + SC_DECK_N] = n
     s[SC + SC_PILE_N] = na
     s[SC + SC_PILE_N + 1] = nb
