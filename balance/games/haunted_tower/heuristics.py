@@ -38,8 +38,6 @@ first candidate (lowest chit id, first room, first square in the kernel's order)
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ..._jit import rules_jit, rules_jit_flat, rules_jit_inline
 from . import enums as E
 from . import movement as M
@@ -48,11 +46,11 @@ from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_SQ,
                      HS_DRAINS, HS_HAND_N, HS_HERO, HS_HP, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_MAXHP, HS_N_ITEMS, HS_SQ,
                      HT_AC, HT_ABILITY, HT_ABILITY_VALUE, IT_AC, IT_ATTACK, IT_BANE, IT_BANE_DAMAGE, IT_DAMAGE,
                      IT_FLAGS, IT_HEAL, IT_SLOT, IT_USABLE, IT_USES, KINDS, MAX_HELD, MT_AC, MT_ATTACK,
-                     MT_IGNORES_METAL, MT_ONLY_BY, MT_UNDEAD, NEXT_STEP, OPT, OPT_CLIMB_2, OPT_N_CHITS, OPT_PTS_BLUE,
+                     MT_IGNORES_METAL, MT_ONLY_BY, MT_UNDEAD, OPT, OPT_CLIMB_2, OPT_N_CHITS, OPT_PTS_BLUE,
                      OPT_PTS_PURPLE, OPT_SPECTER, N_SLOTS, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED,
                      SLOTS_OK, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_room_far,
-                     g_room_level, g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, opt_at, param_at,
-                     slots_at)
+                     g_room_level, g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, next_step, opt_at,
+                     param_at, slots_at)
 from ..kernel_common import lowest_bit_nb, prefetch_run_nb
 from .pieces import chit_count_nb
 
@@ -555,13 +553,11 @@ def walk_toward_nb(s, g, d, p, here, t, mp, goal):
     """Walk the shortest path from `here` toward `goal` under table t (at each square the first neighbour in the
     map's order on a shortest path, as the kernel records paths: the board's NEXT_STEP table) while the points last;
     the last free square walked onto (`here` when none)."""
-    n = g[G_N]
     cur = here
     spent = 0
     last = here
     while cur != goal:
-        j = (t * n + goal) * n + cur                    # the board's next step (layout.NEXT_STEP)
-        k = ((d[np.uint64(NEXT_STEP * n * n + (j >> 1))] >> (8 * (j & 1))) & 0xFF ^ 0x80) - 0x80
+        k = next_step(d, g, t, cur, goal)
         if k < 0:
             break
         step = g_nbr_cost(g, cur, k)

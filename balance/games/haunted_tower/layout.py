@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._index import rules_index, rules_table
-from ..._jit import rules_jit
+from ..._jit import rules_jit, rules_jit_flat
 from ...rng import STREAM_WORDS
 from . import enums as E
 
@@ -445,6 +445,15 @@ def cost(d, g, t, a, b):
     """Movement cost from square a to b under climbing table t (board.dist), 32767 when unreachable."""
     n = g[G_N]
     return d[np.uint64((t * n + a) * n + b)]
+
+
+@rules_jit_flat
+def next_step(d, g, t, a, b):
+    """The index k of square a's first movement edge (``g_nbr(g, a, k)``) on a shortest path to b under climbing
+    table t (``NEXT_STEP``); -1 when there is none (b unreachable, or a == b). Inlined into every walk's loop."""
+    n = g[G_N]
+    j = (t * n + b) * n + a
+    return ((d[np.uint64(NEXT_STEP * n * n + (j >> 1))] >> (8 * (j & 1))) & 0xFF ^ 0x80) - 0x80
 
 
 # --- What a game reports per seat (kernel.simulate_nb's `final`), in this order ------------------------------------

@@ -8,16 +8,14 @@ and chits). The shortest path to it is recorded only when something reads it: th
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ..._jit import rules_jit
 from . import enums as E
 from . import strategies as S
-from .layout import (CAND, CHIT_FACEUP, CHIT_SQ, G_A, G_D, G_N, G_N_OUT, HS_HERO, NEXT_STEP,
+from .layout import (CAND, CHIT_FACEUP, CHIT_SQ, G_A, G_D, G_N, G_N_OUT, HS_HERO,
                      HS_N_ITEMS, HS_SQ, HT_ABILITY, HT_ABILITY_VALUE, IT_USABLE, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PATH,
                      OPT, OPT_CLIMB_1, OPT_CLIMB_2, OPT_GATE, OPT_N_ITEMS, PATH, SC, SC_CLIMB, SC_LEFT, SC_MP, SC_N_CAND,
-                     SC_PATH_FROM, SC_PATH_N, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost,
-                     g_outside, held_at, hs_at, ht_at, icnt_at, IC_TAKEN, it_at)
+                     SC_PATH_FROM, SC_PATH_N, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_nbr,
+                     g_outside, held_at, hs_at, ht_at, icnt_at, IC_TAKEN, it_at, next_step)
 from .pieces import (carry_nb, chit_count_nb, emit_nb, free_square_nb, held_in_slot_nb, illegal_nb, item_of_nb,
                      lay_chit_nb, lift_chit_nb, place_hero_nb, set_loc_nb, slot_of_nb, uncarry_nb)
 
@@ -51,14 +49,12 @@ def move_ok_nb(s, g, d, p, q):
 def record_path_nb(s, g, d, t, a, b):
     """Shortest path a -> b under table t into PATH (start first): at each square, the first neighbour in the map's
     order that lies on a shortest path ("no doubling back"; the board's NEXT_STEP table)."""
-    n_sq = g[G_N]
     n = 0
     cur = a
     s[at(PATH, 0)] = cur
     n = 1
     while cur != b and n < MAX_PATH:
-        j = (t * n_sq + b) * n_sq + cur                 # the board's next step (layout.NEXT_STEP)
-        k = ((d[np.uint64(NEXT_STEP * n_sq * n_sq + (j >> 1))] >> (8 * (j & 1))) & 0xFF ^ 0x80) - 0x80
+        k = next_step(d, g, t, cur, b)
         if k >= 0:
             cur = g_nbr(g, cur, k)
         s[at(PATH, n)] = cur
