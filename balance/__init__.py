@@ -7,8 +7,10 @@ registry :mod:`balance.games`.
 from __future__ import annotations
 
 from ._cache import configure as _configure_cache
+from ._threads import configure as _configure_threads
 
 _configure_cache()  # before anything imports numba
+_configure_threads()  # before Numba loads its threading layer
 
 from . import games  # noqa: E402
 from .scenario import Scenario, ScenarioError, load_scenario  # noqa: E402
