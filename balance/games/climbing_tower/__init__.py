@@ -76,7 +76,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     n_blocks = max(1, n_blocks)
     simulate_nb(s0, f0, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, n_blocks,
                 out["winner"], out["win_mask"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"],
-                out["final"], out["cards"], out["skills"], out["team"], out["tower"], out["boss_side"], out["draws"],
+                out["final"], out["skills"], out["team"], out["tower"], out["boss_side"], out["draws"],
                 *counter_sums(out, n_blocks, "cards"))
     return out
 

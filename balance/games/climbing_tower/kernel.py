@@ -137,11 +137,11 @@ def draws_nb(s):
 
 @njit(cache=True, parallel=True)
 def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_games, n_blocks, winner, win_mask,
-                victory, turns, rounds, slots, final, cards, skills, team, tower, boss_side, draws, card_rows,
-                card_sums):
+                victory, turns, rounds, slots, final, skills, team, tower, boss_side, draws, card_rows, card_sums):
     """Play games game0 .. game0+n_games-1 into the per-game output arrays, in `n_blocks` parallel blocks (each game
     draws only from its own streams, so the outputs do not depend on the split), and each block's card counters
-    summed into ``card_sums`` (``card_rows``: the card counters flattened; see kernel_common.add_counter_sums_nb)."""
+    summed into ``card_sums`` (``card_rows``: the chunk's card counters, [games, 1, cards, N_CC], flattened; see
+    kernel_common.add_counter_sums_nb)."""
     per_block = (n_games + n_blocks - 1) // n_blocks
     n_cards = s0[OPT + OPT_N_CARDS]
     for b in prange(n_blocks):
@@ -162,7 +162,7 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
             for p in range(2):
                 for k in range(N_FINAL):
                     final[i, p, k] = s[final_at(p, k)]
-            # cards[i] is row i of card_rows (its flat view) and cc_at(c, k) is CCNT + c * N_CC + k: one contiguous
+            # game i's card counters are row i of card_rows and cc_at(c, k) is CCNT + c * N_CC + k: one contiguous
             # copy (vectorised), instead of a 4-d index per counter
             row = np.uint64(i * n_cards * N_CC)
             for j in range(n_cards * N_CC):
