@@ -98,8 +98,10 @@ def _best_rate(work, items: int) -> float:
 
 def _kernel(spec, compiled, scenario, games, threads):
     n_threads = set_threads(threads)
-    out = play_chunk(spec, compiled, scenario, 0, games, n_threads)      # compile, and first touch of the outputs
-    rate = _best_rate(lambda: play_chunk(spec, compiled, scenario, 0, games, n_threads, out=out), games)
+    # compile, and first touch of the outputs; then as a run plays its chunks (the counters only summed per block)
+    out = play_chunk(spec, compiled, scenario, 0, games, n_threads, counter_rows=False)
+    rate = _best_rate(lambda: play_chunk(spec, compiled, scenario, 0, games, n_threads, out=out, counter_rows=False),
+                      games)
     return rate, out, n_threads
 
 

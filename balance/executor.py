@@ -87,7 +87,7 @@ def play_task(scenario: Scenario, key: str, compiled, threads: int, game0: int, 
     for start in range(game0, game0 + n_games, chunk_size):
         n = min(chunk_size, game0 + n_games - start)
         t = time.perf_counter()
-        chunk = play_chunk(spec, compiled, scenario, start, n, threads, out=buffers)
+        chunk = play_chunk(spec, compiled, scenario, start, n, threads, out=buffers, counter_rows=False)
         sim_s += time.perf_counter() - t
         agg.update(chunk)
     return agg.tallies, (agg.kept_games() if keep_games else None), sim_s

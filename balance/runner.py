@@ -129,7 +129,8 @@ class LocalPlayer:
         while played < stop:
             n = min(self.chunk_size, self.quick, stop - played)
             t = time.perf_counter()
-            chunk = play_chunk(self.spec, self.compiled, self.scenario, played, n, self.threads, out=self.buffers)
+            chunk = play_chunk(self.spec, self.compiled, self.scenario, played, n, self.threads, out=self.buffers,
+                               counter_rows=False)     # the aggregator adds the per-block sums, never the rows
             dt = time.perf_counter() - t
             self.quick = max(1_000, int(n / max(dt, 1e-6) * CHUNK_SECONDS))
             with interrupts_deferred() as interrupt:

@@ -117,6 +117,43 @@ def test_chunks_of_any_length_play_into_a_kept_pool_of_arrays(game):
     assert rows == [60, 150, 150, 150, 226]
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_chunk_without_counter_rows_has_the_same_games_sums_and_tallies(game):
+    """``counter_rows=False`` (what the runner asks): a counter group the kernel sums per block comes with its sums
+    alone, its per-game array holding no games, and everything else as with the rows, the tallies included. A chunk
+    played with rows into the arrays of one played without gets every row again (not written past the empty
+    array), and so does a pool of arrays (``ChunkBuffers``) after a chunk without rows."""
+    from balance.games import SUMS_SUFFIX, ChunkBuffers
+    from balance.stats.aggregate import Aggregator
+    sc = _scenario(game)
+    spec = sc.spec()
+    compiled = spec.compile_scenario(sc)
+
+    def play(n=300, **kw):
+        return spec.run_chunk(compiled, seed=sc.seed, rotate=sc.seat_rotation, game0=0, n_games=n, n_blocks=3, **kw)
+
+    whole, lean = play(), play(counter_rows=False)
+    summed = {k[:-len(SUMS_SUFFIX)] for k in whole if k.endswith(SUMS_SUFFIX)}
+    assert whole.keys() == lean.keys()
+    for key, value in whole.items():
+        if key in summed:
+            assert lean[key].shape == (0,) + value.shape[1:] and lean[key].dtype == value.dtype, key
+        else:
+            assert np.array_equal(lean[key], value), key
+    lineup = [s.strategy for s in sc.seats]
+    tallies = []
+    for chunk in (whole, lean):
+        agg = Aggregator(spec, lineup, sc.turn_cap, scenario=sc)
+        agg.update(chunk)
+        tallies.append(agg.tallies.to_dict())
+    assert tallies[0] == tallies[1]
+    again = play(out=lean)
+    assert_same_games(whole, again)
+    pool = ChunkBuffers()
+    play(200, out=pool, counter_rows=False)
+    assert_same_games(whole, play(out=pool))
+
+
 def test_per_block_sums_of_the_wrong_shape_are_refused():
     from balance.stats.aggregate import Aggregator
     sc = _scenario("spooky_tower")

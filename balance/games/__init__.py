@@ -108,6 +108,8 @@ class GameSpec:
     item_labels: tuple[int, ...]            # labels of the counted items (e.g. Building values 1..12)
     compile_scenario: Callable[[Any], Any] = field(repr=False)           # Scenario -> kernel inputs
     run_chunk: Callable[..., dict[str, Any]] = field(repr=False)         # kernel inputs (, out=) -> per-game arrays
+    #   keywords seed, rotate, game0, n_games, n_blocks, out, counter_rows (False: groups summed per block may come
+    #   without per-game rows, kernel_common.counter_sums)
     default_scenario: Callable[[], dict[str, Any]] = field(repr=False)   # the embedded default, as a dict
     assumptions: Callable[[Any], list[tuple[str, str, str]]] = field(repr=False)  # (setting, value, reason) rows
     # --- optional: what games of other shapes produce (defaults describe Spooky Tower's shape) -------------------

@@ -20,7 +20,8 @@ Chunk layout (G games, P seats, K per-seat counters; each counter group g has I_
     <chunk_key>_sums int64[B, 4, I_g * C_g] optional, per counter group: its rows summed by the kernel per block
                   of games (all rows, the winning seats' rows, and the same two for "above zero"; see
                   ``games.kernel_common.add_counter_sums_nb``); when present the aggregator adds these instead of
-                  reading the group's rows again
+                  reading the group's rows again, and the rows may be left out (``<chunk_key>`` then holds no games,
+                  int16[0, P, I_g, C_g])
     <category chunk_key> int16[G] per category (``GameSpec.categories``): label index, -1 none
 
 A seat wins a game when its bit is in the win mask: with a tie, every tied seat wins (``tied_games`` counts them).
@@ -524,12 +525,15 @@ class Aggregator:
             seats = 1 if t.cooperative and counters.ndim == 4 and counters.shape[1] == 1 else P
             if counters.dtype != np.int16:      # the group tally sums int16 rows in int32 (tally._group_sums_nb)
                 raise ValueError(f"{grp.chunk_key}: counters are int16, not {counters.dtype} ({grp.name})")
-            if counters.shape != (G, seats, len(grp.labels), len(grp.counter_names)) or (
+            sums = chunk.get(grp.chunk_key + SUMS_SUFFIX)
+            # no rows ([0, P, I, C]) when the kernel summed them and was asked not to keep them (play_chunk's
+            # counter_rows): the sums are all this tally reads of them
+            n_rows = 0 if sums is not None and counters.shape[:1] == (0,) else G
+            if counters.shape != (n_rows, seats, len(grp.labels), len(grp.counter_names)) or (
                     self._last_game >= 0 and grp.per_team != (seats == 1 and P > 1)):
                 raise ValueError(f"chunk shapes {slots.shape}, {counters.shape} do not match P={P}, "
                                  f"I={len(grp.labels)}, C={len(grp.counter_names)} ({grp.name})")
             grp.per_team = seats == 1 and P > 1
-            sums = chunk.get(grp.chunk_key + SUMS_SUFFIX)
             width = len(grp.labels) * len(grp.counter_names)
             if sums is not None and (np.asarray(sums).dtype != np.int64 or np.shape(sums)[1:] != (4, width)
                                      or np.ndim(sums) != 3):

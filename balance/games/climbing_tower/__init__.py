@@ -54,10 +54,12 @@ def compile_scenario(scenario):
 
 
 def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
-              out: dict | None = None) -> dict:
+              out: dict | None = None, counter_rows: bool = True) -> dict:
     """Play one chunk of games; the per-game outcome arrays the shared layers expect (team counters have one
     seat), and the card counters, 120 a game, summed per block (``cards_sums``, for the aggregator; the skill and team
-    counters, 15 a game, are tallied from the rows: each group summed in the kernel costs its compile)."""
+    counters, 15 a game, are tallied from the rows: each group summed in the kernel costs its compile).
+    ``counter_rows=False``: the card counters only summed, the per-game ``cards`` left empty
+    (``kernel_common.counter_sums``)."""
     from .kernel import simulate_nb
 
     s0, f0, kinds, params = compiled
@@ -77,7 +79,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     simulate_nb(s0, f0, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, n_blocks,
                 out["winner"], out["win_mask"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"],
                 out["final"], out["skills"], out["team"], out["tower"], out["boss_side"], out["draws"],
-                *counter_sums(out, n_blocks, "cards"))
+                *counter_sums(out, n_blocks, "cards", rows=counter_rows), bool(counter_rows))
     return out
 
 

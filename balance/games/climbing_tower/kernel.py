@@ -137,11 +137,13 @@ def draws_nb(s):
 
 @njit(cache=True, parallel=True)
 def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_games, n_blocks, winner, win_mask,
-                victory, turns, rounds, slots, final, skills, team, tower, boss_side, draws, card_rows, card_sums):
+                victory, turns, rounds, slots, final, skills, team, tower, boss_side, draws, card_rows, card_sums,
+                keep_rows):
     """Play games game0 .. game0+n_games-1 into the per-game output arrays, in `n_blocks` parallel blocks (each game
     draws only from its own streams, so the outputs do not depend on the split), and each block's card counters
     summed into ``card_sums`` (``card_rows``: the chunk's card counters, [games, 1, cards, N_CC], flattened; see
-    kernel_common.add_counter_sums_nb)."""
+    kernel_common.add_counter_sums_nb); without ``keep_rows``, ``card_rows`` has a row per block, each game's written
+    over its block's row (kernel_common.counter_sums)."""
     per_block = (n_games + n_blocks - 1) // n_blocks
     n_cards = s0[OPT + OPT_N_CARDS]
     for b in prange(n_blocks):
@@ -162,9 +164,10 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
             for p in range(2):
                 for k in range(N_FINAL):
                     final[i, p, k] = s[final_at(p, k)]
-            # game i's card counters are row i of card_rows and cc_at(c, k) is CCNT + c * N_CC + k: one contiguous
+            # game i's card counters are row r of card_rows and cc_at(c, k) is CCNT + c * N_CC + k: one contiguous
             # copy (vectorised), instead of a 4-d index per counter
-            row = np.uint64(i * n_cards * N_CC)
+            r = i if keep_rows else np.int64(b)        # the game's row of card counters, or its block's
+            row = np.uint64(r * n_cards * N_CC)
             for j in range(n_cards * N_CC):
                 card_rows[row + np.uint64(j)] = s[np.uint64(CCNT + j)]
             for k in range(N_SKILLS):
@@ -172,7 +175,7 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
                     skills[i, 0, k, j] = s[sk_at(k, j)]
             for k in range(N_TEAM):
                 team[i, 0, 0, k] = s[TEAM + k]
-            add_counter_sums_nb(card_rows, i, 1, n_cards * N_CC, 3 if won else 0, card_sums, b)
+            add_counter_sums_nb(card_rows, r, 1, n_cards * N_CC, 3 if won else 0, card_sums, b)
             draws[i] = draws_nb(s)
 
 

@@ -110,11 +110,12 @@ def compile_scenario(scenario):
 
 
 def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
-              out: dict | None = None) -> dict:
+              out: dict | None = None, counter_rows: bool = True) -> dict:
     """Play one chunk of games; per-game outcome arrays keyed as the shared layers expect (``out``: an earlier
     chunk's arrays to play into, as for Spooky Tower). Its counter groups are tallied from the rows, not summed in
     the kernel (``<key>_sums``): a game takes over 100 us of a thread, and its tally well under 1% of that, so the
-    sums would not pay for what they add to the compile (0.6 s to 1 s, measured)."""
+    sums would not pay for what they add to the compile (0.6 s to 1 s, measured). So the rows are always written
+    (``counter_rows``, which lets other games leave them out, asks nothing here)."""
     from .kernel import simulate_nb
 
     s0, f0, g, d, kinds, params, heroes, _rotate, hero_rotate = compiled

@@ -49,12 +49,13 @@ def compile_scenario(scenario):
 
 
 def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
-              out: dict | None = None) -> dict:
+              out: dict | None = None, counter_rows: bool = True) -> dict:
     """Play one chunk of games; per-game outcome arrays keyed as the shared layers expect.
 
     ``out``: arrays from an earlier chunk of at least ``n_games`` games to play into (the results are views of their
     first ``n_games`` rows, overwritten by the next chunk); fresh arrays when None (``kernel_common.chunk_arrays``).
-    The counters also come summed per block (``counters_sums``), for the aggregator.
+    The counters also come summed per block (``counters_sums``), for the aggregator; ``counter_rows=False``: only
+    summed, the per-game ``counters`` left empty (``kernel_common.counter_sums``).
     """
     from .kernel import simulate_nb
 
@@ -70,9 +71,11 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
         "draws": np.empty(n, np.int64),
     })
     n_blocks = max(1, n_blocks)
+    rows, sums = counter_sums(out, n_blocks, "counters", rows=counter_rows)
+    # the kernel writes the counters 4-d and sums them flat: the same memory, a row per game or a row per block
     simulate_nb(s0, f0, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, n_blocks,
                 out["winner"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"], out["final"],
-                out["counters"], out["draws"], *counter_sums(out, n_blocks, "counters"))
+                rows.reshape((-1,) + out["counters"].shape[1:]), out["draws"], rows, sums, bool(counter_rows))
     return out
 
 

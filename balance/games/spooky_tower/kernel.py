@@ -500,10 +500,11 @@ def draws_nb(s, n_players):
 
 @njit(cache=True, parallel=True)
 def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_games, n_blocks,
-                winner, victory, turns, rounds, slots, final, counters, draws, rows, sums):
+                winner, victory, turns, rounds, slots, final, counters, draws, rows, sums, keep_rows):
     """Play games game0 .. game0+n_games-1 into the per-game output arrays, and each block's counters summed into
     ``sums`` (``rows``: the counters flattened, ``sums`` the [n_blocks, 4, I * C] sums flattened; see
-    kernel_common.add_counter_sums_nb).
+    kernel_common.add_counter_sums_nb). Without ``keep_rows``, ``counters`` has a row per block, not per game: each
+    game's counters are written over its block's row, summed, and not kept (kernel_common.counter_sums).
 
     Games are split into `n_blocks` contiguous blocks run in parallel, each with its own copy of the state; every
     game draws only from its own (seed, game) streams, so outputs do not depend on the split or the thread count.
@@ -523,6 +524,7 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
                 for seat in range(n_players):
                     slots[i, seat] = slots[i - 1, seat]
             play_game_nb(s, f, seed, g)
+            r = i if keep_rows else np.int64(b)        # the game's row of counters, or its block's
             winner[i] = s[SC + E.SC_WINNER]
             victory[i] = s[SC + E.SC_VICTORY]
             turns[i] = s[SC + E.SC_TURN]
@@ -532,9 +534,9 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
                     final[i, p, k] = s[pl_at(p, k)]
                 for v in range(E.N_VALUES - 1):         # plain indices: a view of the row would cost a runtime call
                     for k in range(E.N_CNT):
-                        counters[i, p, v, k] = s[cnt_at(p, v + 1, k)]
+                        counters[r, p, v, k] = s[cnt_at(p, v + 1, k)]
             w = s[SC + E.SC_WINNER]
-            add_counter_sums_nb(rows, i, n_players, width, (1 << w) if w >= 0 else 0, sums, b)
+            add_counter_sums_nb(rows, r, n_players, width, (1 << w) if w >= 0 else 0, sums, b)
             draws[i] = draws_nb(s, n_players)
 
 
