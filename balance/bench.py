@@ -57,6 +57,7 @@ class BenchResult:
     reference_gps: float
     machine: str
     cold_compile_s: float | None = None
+    cold_statistics_s: float | None = None      # the statistics' compiled tallies, in the same process, after it
 
     @property
     def vs_reference(self) -> float:
@@ -78,7 +79,9 @@ class BenchResult:
             f"kernel / reference = {self.vs_reference:,.0f}x    "
             f"floor / kernel = {self.vs_floor:.1f}x (information only)",
         ] + ([f"cold compile {self.cold_compile_s:>10.1f} s        (the kernel compiled into a fresh Numba cache, in "
-              "a new process)"] if self.cold_compile_s is not None else []))
+              "a new process)"] if self.cold_compile_s is not None else [])
+          + ([f"             {self.cold_statistics_s:>10.1f} s more   (the statistics, compiled after it: a first run "
+              "counts both as compile/load)"] if self.cold_statistics_s is not None else []))
 
 
 def machine() -> str:
@@ -105,9 +108,10 @@ def _kernel(spec, compiled, scenario, games, threads):
     return rate, out, n_threads
 
 
-def cold_compile(scenario: Scenario) -> float:
-    """Seconds a new process takes to compile the scenario's kernel into an empty Numba cache and play one game:
-    the compile/load time a first `balance run` reports, measured in that process."""
+def cold_compile(scenario: Scenario) -> tuple[float, float]:
+    """Seconds a new process takes to compile the scenario's kernel into an empty Numba cache and play one game, as
+    a first `balance run` does; and the seconds it then takes to compile the statistics' tallies, which that run also
+    counts as compile/load (``runner.warm_statistics``: the same for every game, once per cache)."""
     import subprocess
     import sys
     import tempfile
@@ -116,18 +120,22 @@ def cold_compile(scenario: Scenario) -> float:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(scenario.to_toml())
         env = {**os.environ, "NUMBA_CACHE_DIR": os.path.join(tmp, "cache")}
-        code = ("import sys; from balance.scenario import load_scenario; from balance.runner import RunOptions, run; "
-                "r = run(load_scenario(sys.argv[1], games=1), RunOptions(progress=False)); "
-                "print(r.meta['timing']['compile_s'])")      # what `balance run` reports as compile/load
+        code = ("import sys, time; from balance.scenario import load_scenario; from balance.chunks import play_chunk, "
+                "set_threads; from balance.runner import warm_statistics; sc = load_scenario(sys.argv[1], games=1); "
+                "spec = sc.spec(); t = time.perf_counter(); compiled = spec.compile_scenario(sc); "
+                "chunk = play_chunk(spec, compiled, sc, 0, 1, set_threads(None), counter_rows=False); "
+                "k = time.perf_counter() - t; t = time.perf_counter(); warm_statistics(spec, sc, chunk); "
+                "print(k, time.perf_counter() - t)")        # the steps of a first `balance run`'s compile/load
         done = subprocess.run([sys.executable, "-c", code, path], env=env, capture_output=True, text=True, check=True)
-    return float(done.stdout.strip().splitlines()[-1])
+    kernel, statistics = done.stdout.strip().splitlines()[-1].split()
+    return float(kernel), float(statistics)
 
 
 def benchmark(scenario: Scenario, games: int = 2_000_000, reference_games: int = 300,
               threads: int | None = None, cold: bool = False) -> BenchResult:
     """Measure the kernel (all threads and one), the floor and the reference engine on the same seeds; with `cold`,
     also the kernel's compile time into a fresh cache (first, before anything else loads the machine)."""
-    cold_s = cold_compile(scenario) if cold else None
+    cold_s, stats_s = cold_compile(scenario) if cold else (None, None)
     spec = scenario.spec()
     compiled = spec.compile_scenario(scenario)
     kernel_gps, out, n_threads = _kernel(spec, compiled, scenario, games, threads)
@@ -143,4 +151,4 @@ def benchmark(scenario: Scenario, games: int = 2_000_000, reference_games: int =
         spec.reference(scenario, scenario.seed, g)
     reference_gps = reference_games / (time.perf_counter() - t)
     return BenchResult(scenario.name, scenario.players, [s.strategy for s in scenario.seats], n_threads, games,
-                       kernel_gps, kernel_1t, floor_gps, reference_games, reference_gps, machine(), cold_s)
+                       kernel_gps, kernel_1t, floor_gps, reference_games, reference_gps, machine(), cold_s, stats_s)

@@ -18,7 +18,7 @@ import time
 from collections import deque
 
 from .games import ChunkBuffers
-from .runner import ExecutorError, RunOptions, interrupts_deferred, play_chunk, set_threads
+from .runner import ExecutorError, RunOptions, interrupts_deferred, play_chunk, set_threads, warm_statistics
 from .scenario import Scenario
 from .stats.aggregate import Aggregator
 
@@ -57,12 +57,13 @@ def close(client) -> None:
 
 
 def _prepare(scenario: Scenario, key: str, compiled, threads: int) -> tuple:
-    """This worker's (spec, compiled) for the scenario: the kernel loaded or compiled on first use only."""
+    """This worker's (spec, compiled) for the scenario: the kernel and the statistics' tallies loaded or compiled on
+    first use only."""
     entry = _PREPARED.get(key)
     if entry is None:
         spec = scenario.spec()
         set_threads(threads)
-        play_chunk(spec, compiled, scenario, 0, 1, threads)
+        warm_statistics(spec, scenario, play_chunk(spec, compiled, scenario, 0, 1, threads, counter_rows=False))
         entry = _PREPARED[key] = (spec, compiled)
     return entry
 

@@ -117,7 +117,8 @@ class LocalPlayer:
         self.quick = 1_000      # games a chunk takes CHUNK_SECONDS to play, measured as it goes (changes no number)
 
     def warm(self) -> None:
-        play_chunk(self.spec, self.compiled, self.scenario, 0, 1, self.threads)
+        warm_statistics(self.spec, self.scenario,
+                        play_chunk(self.spec, self.compiled, self.scenario, 0, 1, self.threads, counter_rows=False))
 
     def describe(self) -> dict:
         return {}
@@ -179,6 +180,13 @@ def interrupts_deferred():
         yield deferred
     finally:
         signal.signal(signal.SIGINT, deferred.previous)
+
+
+def warm_statistics(spec, scenario: Scenario, chunk: dict) -> None:
+    """Add a chunk (the one game a player's warm-up plays) to throwaway tallies: the compiled tallies are compiled
+    (a machine's first run: about 1.5 s for Spooky Tower) or loaded now, under the compile notice and counted as
+    compile/load, not silently inside the first chunk of games."""
+    Aggregator(spec, [seat.strategy for seat in scenario.seats], scenario.turn_cap, scenario=scenario).update(chunk)
 
 
 def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:

@@ -33,3 +33,20 @@ def test_simulate_and_results_still_come_from_the_package():
     from balance.api import simulate
     from balance.results import Results
     assert balance.simulate is simulate and balance.Results is Results
+
+
+def test_a_run_compiles_its_tallies_while_it_warms_up_and_counts_none_of_that_game(monkeypatch):
+    """The runner's warm-up (under the compile notice, counted as compile/load) adds its one game to throwaway
+    tallies, so that a machine's first run compiles the statistics there, not silently inside its first chunk; the
+    run's own tallies hold only the run's games."""
+    import balance
+    from balance.stats.aggregate import Aggregator
+    real_update, seen = Aggregator.update, []
+
+    def update(self, chunk):
+        seen.append((id(self), int(chunk["game"].size)))
+        real_update(self, chunk)
+    monkeypatch.setattr(Aggregator, "update", update)
+    res = balance.simulate(games=3000, progress=False, chunk_size=1000)
+    assert seen[0][1] == 1 and seen[0][0] not in {a for a, _ in seen[1:]}
+    assert [n for _, n in seen[1:]] == [1000, 1000, 1000] and res.tallies.games == 3000
