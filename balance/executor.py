@@ -18,7 +18,7 @@ import time
 from collections import deque
 
 from .games import ChunkBuffers
-from .runner import ExecutorError, RunOptions, interrupts_deferred, play_chunk, set_threads, warm_statistics
+from .runner import ExecutorError, RunOptions, interrupts_deferred, play_chunk, set_threads, warm_up
 from .scenario import Scenario
 from .stats.aggregate import Aggregator
 
@@ -63,7 +63,7 @@ def _prepare(scenario: Scenario, key: str, compiled, threads: int) -> tuple:
     if entry is None:
         spec = scenario.spec()
         set_threads(threads)
-        warm_statistics(spec, scenario, play_chunk(spec, compiled, scenario, 0, 1, threads, counter_rows=False))
+        warm_up(spec, compiled, scenario, threads)
         entry = _PREPARED[key] = (spec, compiled)
     return entry
 

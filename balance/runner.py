@@ -117,8 +117,7 @@ class LocalPlayer:
         self.quick = 1_000      # games a chunk takes CHUNK_SECONDS to play, measured as it goes (changes no number)
 
     def warm(self) -> None:
-        warm_statistics(self.spec, self.scenario,
-                        play_chunk(self.spec, self.compiled, self.scenario, 0, 1, self.threads, counter_rows=False))
+        warm_up(self.spec, self.compiled, self.scenario, self.threads)
 
     def describe(self) -> dict:
         return {}
@@ -180,6 +179,13 @@ def interrupts_deferred():
         yield deferred
     finally:
         signal.signal(signal.SIGINT, deferred.previous)
+
+
+def warm_up(spec, compiled, scenario: Scenario, threads: int) -> None:
+    """What a player does before a run's games (``LocalPlayer``, and each Dask worker once): play one game as the
+    run's chunks are played, compiling or loading the kernel, and add it to throwaway tallies
+    (:func:`warm_statistics`)."""
+    warm_statistics(spec, scenario, play_chunk(spec, compiled, scenario, 0, 1, threads, counter_rows=False))
 
 
 def warm_statistics(spec, scenario: Scenario, chunk: dict) -> None:
