@@ -5,12 +5,18 @@ The marginal rate is (large - small games) / (wall of `balance run -n large` - w
 each a whole process (import, kernel load from the Numba cache, every chunk aggregated, the JSON printed), so
 start-up cancels out. The kernel and the two runs alternate REPEATS times; the best of each is compared, as
 `balance bench` reports its best of 3. On a shared machine the ratio is what to read, with the load beside it.
+
+The two sizes are SECONDS of kernel time apart (10 by default, about 20 chunks of `runner.CHUNK_SECONDS`). A whole
+process's start-up (imports, the kernel loaded from the cache, the tables printed) swings by a few tenths of a second
+from one process to the next: over the 3 seconds this script used to take, that alone moved a repeat's ratio from
+0.67 to 1.40 (Spooky Tower, sixteenth session, idle machine); over 10 seconds the repeats read 0.96 to 1.01.
+
 It also prints the kernel's share of the large run's loop (its median over the repeats, from the run's own timing):
 what is missing from 1.000 went to aggregating and bookkeeping between chunks. And each repeat's own ratio, from
 its three measurements taken back to back, with their median: steadier than the ratio of the bests where the
 machine's speed drifts from minute to minute.
 
-    python benchmarks/bench_run.py [--seconds 3] [--repeats 5] [--game spooky_tower ...]
+    python benchmarks/bench_run.py [--seconds 10] [--repeats 5] [--game spooky_tower ...]
 """
 from __future__ import annotations
 
@@ -74,7 +80,7 @@ def measure(game: str, seconds: float, repeats: int, extra: list[str]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", choices=sorted(SCENARIOS))
-    parser.add_argument("--seconds", type=float, default=3.0, help="kernel seconds between the two run sizes")
+    parser.add_argument("--seconds", type=float, default=10.0, help="kernel seconds between the two run sizes")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--executor-args", default="", help="extra `balance run` arguments (an executor)")
     args = parser.parse_args()
