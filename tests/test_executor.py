@@ -142,3 +142,29 @@ def test_dask_executor_needs_a_scheduler(cli):
     result = cli("run", "-n", "10", "--executor", "dask")
     assert result.exit_code == 2
     assert "needs --scheduler" in result.output
+
+
+@pytest.mark.parametrize("start, stop, threads, smallest", [
+    (0, 4_000_000, 2, 50_000), (7, 4_000_007, 1, 50_000), (0, 100_000_000, 2, 50_000), (0, 40_000, 2, 1_000),
+    (0, 1_000, 2, 1_000), (5, 5, 2, 1_000), (0, 3, 4, 1_000),
+])
+def test_guided_tasks_cover_the_games_once_in_order_largest_first(start, stop, threads, smallest):
+    from balance.executor import TASK_GAMES, TASK_SHARE, guided_tasks
+    tasks = guided_tasks(start, stop, threads, smallest)
+    assert [g for g, _ in tasks] == [start + sum(n for _, n in tasks[:i]) for i in range(len(tasks))]
+    assert sum(n for _, n in tasks) == stop - start
+    sizes = [n for _, n in tasks]
+    assert sizes == sorted(sizes, reverse=True)
+    assert all(n <= TASK_GAMES for n in sizes)
+    assert all(n >= smallest for n in sizes[:-1])
+    for game0, n in tasks:      # each a share of what was left, or the floor, or the cap
+        left = stop - game0
+        assert n == min(left, TASK_GAMES, max(smallest, -(-left // (TASK_SHARE * threads))))
+
+
+def test_guided_tasks_end_short_so_the_workers_finish_together():
+    from balance.executor import guided_tasks
+    tasks = guided_tasks(0, 4_000_000, 2, 50_000)
+    assert tasks[0] == (0, 666_667)                  # 1 / (TASK_SHARE x 2 threads) of the games
+    assert [n for _, n in tasks[-4:]] == [50_000, 50_000, 50_000, 9_620]
+    assert len(guided_tasks(0, 4_000_000, 1, 50_000)) == 12
