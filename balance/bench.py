@@ -120,12 +120,11 @@ def cold_compile(scenario: Scenario) -> tuple[float, float]:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(scenario.to_toml())
         env = {**os.environ, "NUMBA_CACHE_DIR": os.path.join(tmp, "cache")}
-        code = ("import sys, time; from balance.scenario import load_scenario; from balance.chunks import play_chunk, "
-                "set_threads; from balance.runner import warm_statistics; sc = load_scenario(sys.argv[1], games=1); "
-                "spec = sc.spec(); t = time.perf_counter(); compiled = spec.compile_scenario(sc); "
-                "chunk = play_chunk(spec, compiled, sc, 0, 1, set_threads(None), counter_rows=False); "
-                "k = time.perf_counter() - t; t = time.perf_counter(); warm_statistics(spec, sc, chunk); "
-                "print(k, time.perf_counter() - t)")        # the steps of a first `balance run`'s compile/load
+        code = ("import sys, time; from balance.scenario import load_scenario; from balance.chunks import set_threads; "
+                "from balance.runner import warm_up; sc = load_scenario(sys.argv[1], games=1); spec = sc.spec(); "
+                "t = time.perf_counter(); compiled = spec.compile_scenario(sc); c = time.perf_counter() - t; "
+                "k, s = warm_up(spec, compiled, sc, set_threads(None)); "
+                "print(c + k, s)")          # a first `balance run`'s compile/load: its warm-up, step by step
         done = subprocess.run([sys.executable, "-c", code, path], env=env, capture_output=True, text=True, check=True)
     kernel, statistics = done.stdout.strip().splitlines()[-1].split()
     return float(kernel), float(statistics)

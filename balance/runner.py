@@ -181,11 +181,16 @@ def interrupts_deferred():
         signal.signal(signal.SIGINT, deferred.previous)
 
 
-def warm_up(spec, compiled, scenario: Scenario, threads: int) -> None:
+def warm_up(spec, compiled, scenario: Scenario, threads: int) -> tuple[float, float]:
     """What a player does before a run's games (``LocalPlayer``, and each Dask worker once): play one game as the
     run's chunks are played, compiling or loading the kernel, and add it to throwaway tallies
-    (:func:`warm_statistics`)."""
-    warm_statistics(spec, scenario, play_chunk(spec, compiled, scenario, 0, 1, threads, counter_rows=False))
+    (:func:`warm_statistics`). Returns the seconds of the two steps (``bench.cold_compile`` reports them)."""
+    t = time.perf_counter()
+    chunk = play_chunk(spec, compiled, scenario, 0, 1, threads, counter_rows=False)
+    played = time.perf_counter() - t
+    t = time.perf_counter()
+    warm_statistics(spec, scenario, chunk)
+    return played, time.perf_counter() - t
 
 
 def warm_statistics(spec, scenario: Scenario, chunk: dict) -> None:
