@@ -25,17 +25,15 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args()
 
-    from distributed import Client, LocalCluster
-
     from balance.api import simulate
     from balance.bench import machine
+    from balance.executor import close, connect
     print(f"machine: {machine()}; load average at start {os.getloadavg()[0]:.1f}")
     simulate(games=1_000, progress=False)           # the kernel in the Numba cache before any worker starts
     clients = {}
     for n in (1, 2):
         t = time.perf_counter()
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
-        clients[n] = Client(cluster)
+        clients[n] = connect("dask-local", workers=n)         # the cluster `--executor dask-local` starts
         simulate(games=1_000, progress=False, client=clients[n])     # each worker loads the kernel once
         print(f"local cluster of {n} worker{'s' if n > 1 else ''}: started and warm in {time.perf_counter() - t:.1f} s")
     best = {1: 0.0, 2: 0.0}
@@ -60,9 +58,7 @@ def main() -> None:
           f"overhead {walls['dask'] / walls['local'] - 1:+.1%} of wall")
     print(f"load average at end {os.getloadavg()[0]:.1f}")
     for client in clients.values():
-        cluster = client.cluster
-        client.close()
-        cluster.close()
+        close(client)
 
 
 if __name__ == "__main__":

@@ -123,6 +123,23 @@ def test_cli_dask_local_json_matches_local():
     assert json.loads(dask.stdout)["meta"]["timing"]["workers"] == 2
 
 
+def test_the_local_cluster_balance_starts_runs_without_dask_profiler_and_with_rare_ticks():
+    """`--executor dask-local` hands its workers QUIET_CLUSTER (their settings, read on each worker), and leaves the
+    caller's own Dask settings as they were."""
+    import dask
+
+    from balance.executor import QUIET_CLUSTER, close, connect
+    before = {key: dask.config.get(key) for key in QUIET_CLUSTER}
+    assert before != QUIET_CLUSTER          # else this test could not tell
+    client = connect("dask-local", workers=1)
+    try:
+        seen = client.run(lambda: {key: dask.config.get(key) for key in QUIET_CLUSTER})
+        assert list(seen.values()) == [QUIET_CLUSTER]
+        assert {key: dask.config.get(key) for key in QUIET_CLUSTER} == before
+    finally:
+        close(client)
+
+
 def test_without_dask_the_executor_is_one_line_and_balance_never_imports_it(tmp_path):
     fake = tmp_path / "distributed"
     fake.mkdir()
