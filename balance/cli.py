@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -90,6 +91,37 @@ JSON_OPTION = click.option("--json", "as_json", is_flag=True,
                            help="Print the result as JSON instead of tables.")
 
 
+EXECUTOR_OPTIONS = (
+    click.option("--executor", type=click.Choice(["local", "dask", "dask-local"]), default="local",
+                 show_default=True, help="Where the games run: this machine's threads, the Dask scheduler at "
+                 "--scheduler, or a local Dask cluster of --workers processes (needs balance[dask]); the "
+                 "results are the same."),
+    click.option("--scheduler", metavar="ADDRESS", help="The Dask scheduler, such as tcp://host:8786."),
+    click.option("--workers", type=click.IntRange(min=1),
+                 help="Worker processes of --executor dask-local (default: one per core)."),
+)
+
+
+@contextmanager
+def dask_client(executor: str, scheduler: str | None, workers: int | None):
+    """The Dask client of --executor (None for local), closed afterwards; a Dask problem is one line."""
+    from .runner import ExecutorError
+    if executor == "local":
+        yield None
+        return
+    from .executor import close, connect
+    try:
+        client = connect(executor, scheduler, workers)
+    except ExecutorError as err:
+        _fail(str(err), code=err.code)
+    try:
+        yield client
+    except ExecutorError as err:
+        _fail(str(err), code=err.code)
+    finally:
+        close(client)
+
+
 def run_options(f):
     """Options shared by `run` and `report`."""
     opts = [
@@ -114,13 +146,7 @@ def run_options(f):
         click.option("--contrasts/--no-contrasts", default=True, show_default=True,
                      help="Also play the game's contrast variants (a co-operative game's standing one-key changes, "
                           "same seed and games) and compare their win rates with the scenario's."),
-        click.option("--executor", type=click.Choice(["local", "dask", "dask-local"]), default="local",
-                     show_default=True, help="Where the games run: this machine's threads, the Dask scheduler at "
-                     "--scheduler, or a local Dask cluster of --workers processes (needs balance[dask]); the "
-                     "results are the same."),
-        click.option("--scheduler", metavar="ADDRESS", help="The Dask scheduler, such as tcp://host:8786."),
-        click.option("--workers", type=click.IntRange(min=1),
-                     help="Worker processes of --executor dask-local (default: one per core)."),
+        *EXECUTOR_OPTIONS,
     ]
     f = set_option(options(*opts)(f))
     return click.argument("scenario", required=False, type=click.Path(dir_okay=False))(f)
@@ -129,29 +155,20 @@ def run_options(f):
 def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, chunk_size, target_ci, max_games,
               sets=(), keep_games=0, checkpoint=None, resume=None, contrasts=True, executor="local", scheduler=None,
               workers=None):
-    from .runner import CheckpointError, ExecutorError, RunOptions, run
+    from .runner import CheckpointError, RunOptions, run
 
     if games is not None and target_ci is not None:
         _fail(f"-n/--games {games} with --target-ci {target_ci}: give one of them (allowed: -n for a fixed number "
               "of games, or --target-ci, with --max-games as its limit)")
     sc = _load(scenario, sets, games=games, seed=seed, players=players, seat_rotation=seat_rotation,
                strategy={"name": strategy} if strategy else None)
-    client = None
-    try:
-        if executor != "local":
-            from .executor import connect
-            client = connect(executor, scheduler, workers)
-        return run(sc, RunOptions(threads=threads, chunk_size=chunk_size, keep_games=keep_games, target_ci=target_ci,
-                                  max_games=max_games, checkpoint=checkpoint, resume=resume, contrasts=contrasts,
-                                  client=client))
-    except (CheckpointError, ScenarioError) as err:
-        _fail(str(err))
-    except ExecutorError as err:
-        _fail(str(err), code=err.code)
-    finally:
-        if client is not None:
-            from .executor import close
-            close(client)
+    with dask_client(executor, scheduler, workers) as client:
+        try:
+            return run(sc, RunOptions(threads=threads, chunk_size=chunk_size, keep_games=keep_games,
+                                      target_ci=target_ci, max_games=max_games, checkpoint=checkpoint, resume=resume,
+                                      contrasts=contrasts, client=client))
+        except (CheckpointError, ScenarioError) as err:
+            _fail(str(err))
 
 
 class _OneLineErrors(click.Group):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from .cli import (CHUNK_SIZE_OPTION, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _sets,
-                  _write_failed, options, set_option)
+from .cli import (CHUNK_SIZE_OPTION, EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out,
+                  _fail, _sets, _write_failed, dask_client, options, set_option)
 from .scenario import ScenarioError
 
 
@@ -110,8 +110,9 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
 @check_options
 @click.option("--max-games", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="The most games per table --target-ci may play.")
+@options(*EXECUTOR_OPTIONS)
 def tournament(scenario, strategies, games, seed, players, threads, chunk_size, target_ci, as_json, out_dir, sets,
-               max_games):
+               max_games, executor, scheduler, workers):
     """Play every strategy variant against the others at every seating and rate them.
 
     -n is games per table (default: the scenario's), split evenly over its seatings. --target-ci W doubles the games
@@ -125,11 +126,12 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
               "or --target-ci, with --max-games as its limit)")
     if out_dir:
         _check_out(out_dir, files(("ratings", "matrix")))
-    try:
-        t = play(scenario, strategies, games=games, seed=seed, players=players, threads=threads,
-                 chunk_size=chunk_size, target_ci=target_ci, max_games=max_games, sets=_sets(sets))
-    except ScenarioError as err:
-        _fail(str(err))
+    with dask_client(executor, scheduler, workers) as client:
+        try:
+            t = play(scenario, strategies, games=games, seed=seed, players=players, threads=threads,
+                     chunk_size=chunk_size, target_ci=target_ci, max_games=max_games, sets=_sets(sets), client=client)
+        except ScenarioError as err:
+            _fail(str(err))
     click.echo(json.dumps(t.to_dict(), indent=2) if as_json else t.summary())
     if out_dir:
         from .report.study import write_study_report

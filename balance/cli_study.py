@@ -6,8 +6,8 @@ from contextlib import contextmanager
 
 import click
 
-from .cli import JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _sets, _write_failed, options, \
-    set_option
+from .cli import EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _sets, \
+    _write_failed, dask_client, options, set_option
 from .outputs import OutputDirError
 from .runner import show_progress
 from .scenario import ScenarioError
@@ -30,6 +30,7 @@ def study_options(f):
         click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
                      help="Also write a report folder (index.html, summary.md, PNG plots, CSV): new, empty, or an "
                           "earlier report of this command."),
+        *EXECUTOR_OPTIONS,
     )(f)
 
 
@@ -79,8 +80,8 @@ def _call(fn, *args, **kw):
                                                     "sequence, checked after each chunk) or --max-games.")
 @click.option("--alpha", type=click.FloatRange(1e-6, 0.5), default=0.05, show_default=True,
               help="Error rate of the --question answer.")
-def compare(a, b, sets, games, seed, players, threads, target_ci, max_games, as_json, out_dir, question,
-            until_decided, alpha):
+def compare(a, b, sets, games, seed, players, threads, target_ci, max_games, as_json, out_dir, executor, scheduler,
+            workers, question, until_decided, alpha):
     """Play scenario A and B (or A with --set changes) on common random numbers and print every metric of each,
     the difference and its 95% interval from the paired games, and how many games the pairing saved."""
     from .studies.compare import compare as run_compare
@@ -88,10 +89,10 @@ def compare(a, b, sets, games, seed, players, threads, target_ci, max_games, as_
     if out_dir:
         _check_out(out_dir, ("index.html", "summary.md", "differences.png", "compare.csv", "compare.parquet"))
     total = max_games if (target_ci or until_decided) else None
-    with _bar(total or games, "games", None) as progress:
+    with dask_client(executor, scheduler, workers) as client, _bar(total or games, "games", None) as progress:
         result = _call(run_compare, a, b, _sets(sets) if sets else None, games=games, seed=seed, players=players,
                        threads=threads, target_ci=target_ci, max_games=max_games, question=question,
-                       until_decided=until_decided, alpha=alpha, progress=progress)
+                       until_decided=until_decided, alpha=alpha, progress=progress, client=client)
     _finish(result, out_dir, as_json)
     if result.decision and not as_json:
         click.echo(f"answer: {result.decision['answer']} after {result.decision['games']:,} games of each")
@@ -133,7 +134,8 @@ def _grid(sets) -> dict:
               help="A key and its values to sweep (repeatable; every combination is played): "
                    "components.buildings.12.ghost_worth=0,1,2, players=2,3,4, seats.0.strategy=random,collector.")
 @study_options
-def sweep(scenario, sets, games, seed, players, threads, target_ci, max_games, as_json, out_dir):
+def sweep(scenario, sets, games, seed, players, threads, target_ci, max_games, as_json, out_dir, executor, scheduler,
+          workers):
     """Play every combination of the listed values on common random numbers and print each cell's metrics with
     their 95% intervals; -o DIR also saves the tidy table as sweep.parquet and sweep.csv, with the plots."""
     from .studies.sweep import sweep as run_sweep
@@ -146,25 +148,27 @@ def sweep(scenario, sets, games, seed, players, threads, target_ci, max_games, a
     cells = 1
     for v in grid.values():
         cells *= len(v)
-    with _bar(cells, "cells", None) as progress:
+    with dask_client(executor, scheduler, workers) as client, _bar(cells, "cells", None) as progress:
         result = _call(run_sweep, scenario, grid, games=games, seed=seed, players=players, threads=threads,
-                       target_ci=target_ci, max_games=max_games, progress=progress)
+                       target_ci=target_ci, max_games=max_games, progress=progress, client=client)
     _finish(result, out_dir, as_json)
 
 
 @click.command()
 @click.argument("scenario", required=False, type=click.Path(dir_okay=False))
 @study_options
-def cards(scenario, games, seed, players, threads, target_ci, max_games, as_json, out_dir):
+def cards(scenario, games, seed, players, threads, target_ci, max_games, as_json, out_dir, executor, scheduler,
+          workers):
     """The causal value of each card (item): its effect removed, the same games replayed on common random numbers,
     and the paired change in every metric against the unchanged scenario."""
     from .studies.cards import cards as run_cards
 
     if out_dir:
         _check_out(out_dir, ("index.html", "summary.md", "cards.png", "cards.csv", "cards.parquet"))
-    with _bar(max_games if target_ci else None, "games", None) as progress:
+    with dask_client(executor, scheduler, workers) as client, \
+            _bar(max_games if target_ci else None, "games", None) as progress:
         result = _call(run_cards, scenario, games=games, seed=seed, players=players, threads=threads,
-                       target_ci=target_ci, max_games=max_games, progress=progress)
+                       target_ci=target_ci, max_games=max_games, progress=progress, client=client)
     _finish(result, out_dir, as_json)
 
 

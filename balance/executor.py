@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import time
 from collections import deque
+from contextlib import closing
 
 from .games import ChunkBuffers
 from .runner import ExecutorError, RunOptions, interrupts_deferred, play_chunk, set_threads, warm_up
@@ -25,6 +26,7 @@ from .stats.aggregate import Aggregator
 TASK_GAMES = 1_000_000      # the most games in one task (about 2 s on one thread); fewer when a run is short
 TASK_SHARE = 3              # a task takes at most 1 / (TASK_SHARE x worker threads) of the games not yet handed out
 _PREPARED: dict[str, tuple] = {}     # scenario hash -> (spec, compiled), once per worker process
+_PREPARED_ROWS: dict[str, tuple] = {}    # the same for kernels played with per-game counter rows (prepare_kernels)
 
 QUIET_CLUSTER = {
     "distributed.worker.profile.enabled": False,
@@ -144,12 +146,7 @@ class DaskPlayer:
     def warm(self) -> None:
         """Prepare the scenario on every worker now (a task each, off the workers' event loops, which a compile of
         tens of seconds would stall), so that the compile is not counted as simulation."""
-        try:
-            self.client.gather([self.client.submit(_warm_payload, self.payload, self.threads, workers=[w],
-                                                   pure=False) for w in self.client.nthreads()])
-        except Exception as err:        # a worker without balance, or another version of it
-            raise ExecutorError(f"the Dask workers could not load the {self.scenario.game} kernel "
-                                f"({type(err).__name__}: {_first_line(err)})", code=1) from None
+        on_every_worker(self.client, self.scenario.game, _warm_payload, self.payload, self.threads)
 
     def describe(self) -> dict:
         return {"executor": "dask", "workers": len(self.client.nthreads()), "worker_threads": self.n_threads()}
@@ -165,40 +162,74 @@ class DaskPlayer:
 
     def play(self, agg: Aggregator, start: int, stop: int):
         """Play games start .. stop-1 into `agg`; yields (games, seconds since the last yield) after each task."""
-        todo = deque(self.tasks(start, stop))
-        window = 3 * self.n_threads()
-        pending: deque = deque()
         t = time.perf_counter()
-        try:
-            while todo or pending:
-                while todo and len(pending) < window:
-                    game0, n = todo.popleft()
-                    pending.append((game0, n, self._submit(game0, n)))
-                game0, n, future = pending.popleft()
-                tallies, kept, _ = self._result(future, game0, n)
+        with closing(in_order(self.client, self._submit, self.tasks(start, stop), 3 * self.n_threads())) as done:
+            for (game0, n), (tallies, kept, _) in done:
                 with interrupts_deferred() as interrupt:
                     agg.add(tallies, game0, game0 + n - 1, kept)
                 now = time.perf_counter()
                 yield n, now - t
                 interrupt.deliver()
                 t = now
-        finally:
-            if pending:
-                self.client.cancel([f for _, _, f in pending])
 
-    def _result(self, future, game0: int, n: int):
-        try:
-            return future.result()
-        except KeyboardInterrupt:
-            raise
-        except Exception as err:
-            name = type(err).__name__
-            if name == "KilledWorker":
-                raise ExecutorError(f"Dask workers died playing games {game0:,} to {game0 + n - 1:,} (KilledWorker: "
-                                    "each worker given the task was lost); no results: check the workers' memory "
-                                    "and logs, then run again", code=1) from None
-            raise ExecutorError(f"the Dask task playing games {game0:,} to {game0 + n - 1:,} failed ({name}: "
-                                f"{_first_line(err)})", code=1) from None
+
+def on_every_worker(client, game: str, fn, *args) -> list:
+    """Run ``fn(*args)`` once on every worker (a task each, off the workers' event loops, which a compile of tens of
+    seconds would stall): how each worker prepares a kernel before the games. One line if a worker cannot."""
+    try:
+        return client.gather([client.submit(fn, *args, workers=[w], pure=False) for w in client.nthreads()])
+    except Exception as err:        # a worker without balance, or another version of it
+        raise ExecutorError(f"the Dask workers could not load the {game} kernel "
+                            f"({type(err).__name__}: {_first_line(err)})", code=1) from None
+
+
+def in_order(client, submit, tasks, window: int):
+    """Yield (task, result) of each task in `tasks` ((game0, n, ...) tuples), in their order, submitting each through
+    ``submit(*task)`` (a future) with at most `window` in flight; the tasks still in flight are cancelled when the
+    caller stops early (an interrupt, a failed task). Close it (``contextlib.closing``) when not read to the end."""
+    todo = deque(tasks)
+    pending: deque = deque()
+    try:
+        while todo or pending:
+            while todo and len(pending) < window:
+                task = todo.popleft()
+                pending.append((task, submit(*task)))
+            task, future = pending.popleft()
+            yield task, task_result(future, task[0], task[1])
+    finally:
+        if pending:
+            client.cancel([f for _, f in pending])
+
+
+def prepare_kernels(entries, threads: int) -> list:
+    """On a worker: the (spec, compiled) of each (scenario, hash, compiled) entry, its kernel compiled or loaded on
+    first use by one game played as the studies and the tournament play theirs (per-game counter rows kept)."""
+    out = []
+    for sc, key, compiled in entries:
+        entry = _PREPARED_ROWS.get(key)
+        if entry is None:
+            spec = sc.spec()
+            set_threads(threads)
+            play_chunk(spec, compiled, sc, 0, 1, threads)
+            entry = _PREPARED_ROWS[key] = (spec, compiled)
+        out.append(entry)
+    return out
+
+
+def task_result(future, game0: int, n: int):
+    """A task's result, or one line (ExecutorError, exit code 1) when it failed or its workers kept dying."""
+    try:
+        return future.result()
+    except KeyboardInterrupt:
+        raise
+    except Exception as err:
+        name = type(err).__name__
+        if name == "KilledWorker":
+            raise ExecutorError(f"Dask workers died playing games {game0:,} to {game0 + n - 1:,} (KilledWorker: "
+                                "each worker given the task was lost); no results: check the workers' memory "
+                                "and logs, then run again", code=1) from None
+        raise ExecutorError(f"the Dask task playing games {game0:,} to {game0 + n - 1:,} failed ({name}: "
+                            f"{_first_line(err)})", code=1) from None
 
 
 def _play_payload(payload, threads, game0, n_games, chunk_size, keep_games):

@@ -11,6 +11,7 @@ variant by the mean win rate of the teams it is in.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -74,10 +75,20 @@ def seatings(table: tuple[int, ...]) -> list[tuple[int, ...]]:
 class _Seating:
     table: int
     order: tuple[int, ...]
-    stepper: object
-    won_alone: np.ndarray            # [P] games each seat won alone
-    ties: int = 0
-    none: int = 0
+    stepper: object                  # its ``reduced``: stepper.winner_counts summed over the games played
+
+    @property
+    def won_alone(self) -> np.ndarray:
+        """[P] games each seat won alone."""
+        return self.stepper.reduced[:-2]
+
+    @property
+    def ties(self) -> int:
+        return int(self.stepper.reduced[-2])
+
+    @property
+    def none(self) -> int:
+        return int(self.stepper.reduced[-1])
 
 
 @dataclass
@@ -136,14 +147,16 @@ def _check_variant(base: dict, v: Variant) -> None:
 
 
 def tournament(scenario=None, strategies="", *, games: int | None = None, seed=None, players=None, threads=None,
-               chunk_size=None, target_ci=None, max_games: int = 1_000_000, sets: dict | None = None) -> Tournament:
+               chunk_size=None, target_ci=None, max_games: int = 1_000_000, sets: dict | None = None,
+               client=None) -> Tournament:
     """Play the tournament of ``strategies`` (see :func:`parse_variants`) on ``scenario``'s rules and components.
 
     ``games``: games per table (default: the scenario's), split evenly over its seatings (each at least 1). With
     ``target_ci``, tables play 1,000 games, then twice as many, until every variant's (co-operative: every team's)
-    win-rate interval is at most that wide, or ``max_games`` per table."""
+    win-rate interval is at most that wide, or ``max_games`` per table. ``client``: a ``dask.distributed.Client``
+    whose workers play the seatings' games, each seating's range of games a task (the same numbers as here)."""
     from .runner import DEFAULT_CHUNK
-    from .stepper import Stepper, single_winner
+    from .stepper import Stepper, play_together, winner_counts
 
     if games is not None and target_ci is not None:
         raise ValueError(f"games={games} with target_ci={target_ci}: give one of them")
@@ -156,24 +169,16 @@ def tournament(scenario=None, strategies="", *, games: int | None = None, seed=N
         _check_variant(base_dict, v)
     coop = spec.cooperative
     plays = []
+    counts = functools.partial(winner_counts, players=base.players)
     for t, table in enumerate(tables(len(variants), base.players, coop)):
         for order in seatings(table):
             sc = _seat_scenario(base_dict, variants, order)
-            st = _Seating(t, order, None, np.zeros(base.players, np.int64))
-
-            def count(chunk, st=st):
-                alone, ties, none = single_winner(chunk, base.players)
-                st.won_alone += alone
-                st.ties += ties
-                st.none += none
-            st.stepper = Stepper(sc, threads, chunk_size or DEFAULT_CHUNK, on_chunk=count)
-            plays.append(st)
+            plays.append(_Seating(t, order, Stepper(sc, threads, chunk_size or DEFAULT_CHUNK, reduce=counts)))
     table_list = tables(len(variants), base.players, coop)
     per_table = {t: sum(1 for p in plays if p.table == t) for t in range(len(table_list))}
 
     def play(n_table: int) -> None:
-        for p in plays:
-            p.stepper.play_to(max(1, math.ceil(n_table / per_table[p.table])))
+        play_together([(p.stepper, max(1, math.ceil(n_table / per_table[p.table]))) for p in plays], client)
 
     if target_ci is None:
         n = games or base.games

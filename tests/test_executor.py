@@ -123,6 +123,55 @@ def test_cli_dask_local_json_matches_local():
     assert json.loads(dask.stdout)["meta"]["timing"]["workers"] == 2
 
 
+@pytest.mark.parametrize("study, args, kw", [
+    ("compare", (None, None, {"players": 4}), {"games": 30_000, "seed": 3, "chunk_size": 7_000}),
+    ("compare", (None, None, {"players": 4}), {"seed": 5, "target_ci": 0.03}),
+    ("compare", (None, None, {"components.buildings.12.ghost_worth": 2}),
+     {"seed": 6, "question": "win_rate[0](B) - win_rate[0](A) > 0.5", "until_decided": True, "max_games": 20_000}),
+    ("sweep", ("scenarios/haunted_tower.toml", {"turn_cap": [30, 2000]}), {"games": 900, "seed": 2}),
+    ("cards", ("scenarios/climbing_tower.toml",), {"games": 1_500, "seed": 1}),
+])
+def test_dask_studies_are_the_local_studies(client, study, args, kw):
+    """compare, sweep and cards on two workers: the same tables, intervals and decisions as on this machine (the
+    paired sums are exact, so the order they are added in cannot matter); the study says it ran on Dask."""
+    import importlib
+    fn = getattr(importlib.import_module(f"balance.studies.{study}"), study)
+    local, dask = fn(*args, **kw), fn(*args, client=client, **kw)
+    assert _same(dask) == _same(local)
+    assert dask.meta["games"] > 0
+    assert dask.meta["timing"]["executor"] == "dask" and "executor" not in local.meta["timing"]
+
+
+@pytest.mark.parametrize("scenario, strategies, kw", [
+    (None, "random,collector,ghost_hunter", {"games": 3_000, "chunk_size": 700}),
+    (None, "random,collector", {"target_ci": 0.05, "seed": 2}),
+    ("scenarios/climbing_tower.toml", "climber,deck_thinner", {"games": 400}),
+])
+def test_dask_tournament_is_the_local_tournament(client, scenario, strategies, kw):
+    """Every seating's games as tasks on two workers, all seatings in flight together: the same ratings, matrix and
+    tables as on this machine, competitive and co-operative."""
+    from balance.tournaments import tournament
+    local, dask = tournament(scenario, strategies, **kw), tournament(scenario, strategies, client=client, **kw)
+    assert dask.to_dict() == local.to_dict()
+    assert dask.meta["games"] == local.meta["games"] > 0
+
+
+@pytest.mark.parametrize("command", [["sweep", "--set", "turn_cap=50,100"], ["compare", "--set", "players=4"],
+                                     ["cards"], ["tournament", "--strategies", "random,collector"]])
+def test_every_study_command_takes_the_executor(cli, command):
+    result = cli(*command, "-n", "10", "--executor", "dask")
+    assert result.exit_code == 2
+    assert "needs --scheduler" in result.output
+
+
+def test_cli_tournament_on_dask_local_prints_the_local_json():
+    base = [sys.executable, "-m", "balance", "tournament", "--strategies", "random,collector", "-n", "2000", "--json"]
+    local = subprocess.run(base, capture_output=True, text=True, check=True)
+    dask = subprocess.run(base + ["--executor", "dask-local", "--workers", "2"], capture_output=True, text=True,
+                          check=True)
+    assert dask.stdout == local.stdout
+
+
 def test_the_local_cluster_balance_starts_runs_without_dask_profiler_and_with_rare_ticks():
     """`--executor dask-local` hands its workers QUIET_CLUSTER (their settings, read on each worker), and leaves the
     caller's own Dask settings as they were."""

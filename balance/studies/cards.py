@@ -118,10 +118,11 @@ class _CardPlots:
 
 def cards(scenario=None, *, games: int | None = None, seed: int | None = None, players: int | None = None,
           threads: int | None = None, target_ci: float | None = None, max_games: int = 10_000_000,
-          chunk_size: int = STUDY_CHUNK, progress=None) -> CardValues:
+          chunk_size: int = STUDY_CHUNK, progress=None, client=None) -> CardValues:
     """Each card (item) of the scenario removed in turn, against the unchanged scenario, on common random numbers.
 
-    ``target_ci``: play until every paired win-rate difference's 95% interval is at most this wide."""
+    ``target_ci``: play until every paired win-rate difference's 95% interval is at most this wide. ``client``: a
+    ``dask.distributed.Client`` whose workers play the games (the same numbers as here)."""
     if games is not None and target_ci is not None:
         raise ValueError(f"-n {games} with --target-ci {target_ci}: give one of them")
     base = as_scenario(scenario, games=games, seed=seed, players=players)
@@ -131,7 +132,7 @@ def cards(scenario=None, *, games: int | None = None, seed: int | None = None, p
     item, removals = spec.remove_items(base)
     variants = [as_scenario(base, **dotted(sets)) for _, sets in removals]
     played = play_paired(base, variants, games=base.games, threads=threads, chunk_size=chunk_size,
-                         target_ci=target_ci, max_games=max_games, progress=progress)
+                         target_ci=target_ci, max_games=max_games, progress=progress, client=client)
     rows = []
     for (label, _), s in zip(removals, played.sums):
         rows += [{"card": label, **r} for r in pair_rows(s)]

@@ -122,13 +122,15 @@ class _ComparePlots:
 def compare(a=None, b=None, sets: dict | None = None, *, games: int | None = None, seed: int | None = None,
             players: int | None = None, threads: int | None = None, target_ci: float | None = None,
             max_games: int = 10_000_000, question: str | None = None, until_decided: bool = False,
-            alpha: float = DEFAULT_ALPHA, chunk_size: int = STUDY_CHUNK, progress=None) -> Comparison:
+            alpha: float = DEFAULT_ALPHA, chunk_size: int = STUDY_CHUNK, progress=None,
+            client=None) -> Comparison:
     """Play scenario ``a`` and ``b`` (or ``a`` with ``sets``, dotted --set keys) on common random numbers.
 
     ``games`` (default A's), ``seed``, ``players`` override both. ``target_ci``: play until every seat's (or the
     team's) paired win-rate difference has a 95% interval at most this wide. ``question`` with ``until_decided``:
     look after each chunk with an anytime-valid confidence sequence (:mod:`.sequential`) and stop when answered or
-    at ``max_games``; ``question`` alone is answered (with the same sequence) after the fixed games."""
+    at ``max_games``; ``question`` alone is answered (with the same sequence) after the fixed games. ``client``: a
+    ``dask.distributed.Client`` whose workers play the games (the same numbers as here)."""
     if b is None and not sets:
         raise ValueError("compare: give a second scenario or --set changes (allowed: compare A B, or compare A "
                          "--set key=value)")
@@ -149,7 +151,8 @@ def compare(a=None, b=None, sets: dict | None = None, *, games: int | None = Non
         from .paired import Layout, PairSums
         test = SequentialTest(parse_question(question), PairSums.empty(Layout.of(sa), Layout.of(sb)).resolve, alpha)
     played = play_paired(sa, [sb], games=sa.games, threads=threads, chunk_size=chunk_size, target_ci=target_ci,
-                         max_games=max_games, until=test if until_decided else None, progress=progress)
+                         max_games=max_games, until=test if until_decided else None, progress=progress,
+                         client=client)
     s = played.sums[0]
     table = pd.DataFrame(pair_rows(s))
     decision = None

@@ -142,6 +142,11 @@ class PairSums:
             a, b = items_a[:, ia], items_b[:, ib]
             self.items += np.stack([a.sum(0), (a * a).sum(0), b.sum(0), (b * b).sum(0), (a * b).sum(0)])
 
+    def merge(self, other: "PairSums") -> None:
+        """Add the sums of other games of the same pair (exact: every sum is of integers)."""
+        self.core.merge(other.core)
+        self.items += other.items
+
     def resolve(self, metric: str, side: str) -> list[np.ndarray]:
         if side == "A":
             return [np.concatenate([v, np.zeros(len(self.variant.core_names))])
@@ -239,28 +244,33 @@ def _next_look(played: int) -> int:
 
 def play_paired(base: Scenario, variants: list[Scenario], games: int | None = None, threads: int | None = None,
                 chunk_size: int = STUDY_CHUNK, target_ci: float | None = None, max_games: int = 10_000_000,
-                target_on: str = "diff", until: SequentialTest | None = None, progress=None) -> PairedPlay:
+                target_on: str = "diff", until: SequentialTest | None = None, progress=None,
+                client=None) -> PairedPlay:
     """Play ``base`` and each variant on the same seed and game indices, chunk by chunk, keeping only sums.
 
     Stops after ``games`` (default: the base's games), or with ``target_ci`` when every variant's 95% interval of
     its primary metrics (seat or team win rates; of their difference with ``target_on="diff"``, of the variant's own
     values with ``"value"``) is at most that wide, or with ``until`` when the sequential test (on the first variant)
-    answers; both at ``max_games`` at most. ``progress``: a callable given the games played so far."""
+    answers; both at ``max_games`` at most. ``progress``: a callable given the games played so far. ``client``: a
+    ``dask.distributed.Client``; the games then run as tasks on its workers, each task a range of game indices
+    played for every scenario, its sums added here in game order (the same numbers: the sums are exact)."""
     for v in variants:
         if v.seed != base.seed:
             raise ValueError(f"variant {v.name!r} has seed {v.seed}, the base {base.seed}: a paired run needs one "
                              "seed (allowed: the same seed)")
-    n_threads = set_threads(threads)
+    n_threads = (threads or 1) if client is not None else set_threads(threads)
     scenarios = [base] + list(variants)
     layouts = [Layout.of(sc) for sc in scenarios]
     sums = [PairSums.empty(layouts[0], lay) for lay in layouts[1:]]
     t0 = time.perf_counter()
-    compiled = []
-    for sc in scenarios:
-        spec = sc.spec()
-        comp = spec.compile_scenario(sc)
-        play_chunk(spec, comp, sc, 0, 1, n_threads)          # compiles or loads the kernel
-        compiled.append((spec, comp))
+    compiled = [(spec, spec.compile_scenario(sc)) for spec, sc in ((sc.spec(), sc) for sc in scenarios)]
+    if client is None:
+        for (spec, comp), sc in zip(compiled, scenarios):
+            play_chunk(spec, comp, sc, 0, 1, n_threads)          # compiles or loads the kernel
+        play = _LocalRanges(compiled, scenarios, layouts, chunk_size, n_threads)
+    else:
+        from .paired_dask import DaskRanges
+        play = DaskRanges(client, compiled, scenarios, layouts, chunk_size, n_threads)     # prepares every worker
     compile_s = time.perf_counter() - t0
     adaptive = target_ci is not None or until is not None
     cap = max_games if adaptive else (games if games is not None else base.games)
@@ -268,19 +278,12 @@ def play_paired(base: Scenario, variants: list[Scenario], games: int | None = No
     try:
         while played < cap:
             look = min(_next_look(played), cap) if adaptive else cap
-            while played < look:
-                n = min(chunk_size, look - played)
-                t = time.perf_counter()
-                (spec, comp), lay = compiled[0], layouts[0]
-                chunk = play_chunk(spec, comp, base, played, n, n_threads)
-                core_a, items_a = lay.core(chunk), lay.items(chunk)
-                for (spec, comp), sc, lay, s in zip(compiled[1:], scenarios[1:], layouts[1:], sums):
-                    chunk = play_chunk(spec, comp, sc, played, n, n_threads)     # one variant's chunk at a time
-                    s.add(core_a, lay.core(chunk), items_a, lay.items(chunk))
-                sim_s += time.perf_counter() - t
+            t = time.perf_counter()
+            for n in play(sums, played, look):      # games played and added, in order
                 played += n
                 if progress is not None:
                     progress(played)
+            sim_s += time.perf_counter() - t
             if until is not None:
                 got = until.look(sums[0].core)
                 looks.append({"games": played, "estimate": got.estimate, "lo": got.lo, "hi": got.hi,
@@ -293,7 +296,38 @@ def play_paired(base: Scenario, variants: list[Scenario], games: int | None = No
         interrupted = True
     timing = {"compile_s": round(compile_s, 3), "simulate_s": round(sim_s, 3), "threads": n_threads,
               "wall_s": round(time.perf_counter() - t0, 3)}
+    if client is not None:
+        timing.update(executor="dask", workers=len(client.nthreads()))
     return PairedPlay(sums, played, looks, timing, interrupted)
+
+
+def play_range(compiled, scenarios, layouts, sums, start: int, stop: int, chunk_size: int, threads: int):
+    """Play games start .. stop-1 of every scenario, chunk by chunk, and add each pair's to its sums; yields each
+    chunk's games once they are added."""
+    for game0 in range(start, stop, chunk_size):
+        n = min(chunk_size, stop - game0)
+        (spec, comp), lay = compiled[0], layouts[0]
+        chunk = play_chunk(spec, comp, scenarios[0], game0, n, threads)
+        core_a, items_a = lay.core(chunk), lay.items(chunk)
+        for (spec, comp), sc, lay, s in zip(compiled[1:], scenarios[1:], layouts[1:], sums):
+            chunk = play_chunk(spec, comp, sc, game0, n, threads)     # one variant's chunk at a time
+            s.add(core_a, lay.core(chunk), items_a, lay.items(chunk))
+        yield n
+
+
+@dataclass
+class _LocalRanges:
+    """Plays ranges of games on this machine's threads (play_paired's counterpart of ``paired_dask.DaskRanges``)."""
+
+    compiled: list
+    scenarios: list
+    layouts: list
+    chunk_size: int
+    threads: int
+
+    def __call__(self, sums, start: int, stop: int):
+        return play_range(self.compiled, self.scenarios, self.layouts, sums, start, stop, self.chunk_size,
+                          self.threads)
 
 
 def max_width(sums: list[PairSums], target_on: str = "diff") -> float:
@@ -316,4 +350,4 @@ def _without_items(s: PairSums) -> PairSums:
     return PairSums(s.base, s.variant, s.core, np.zeros((5, 0)), [])
 
 
-__all__ = ["Layout", "PairSums", "PairedPlay", "play_paired", "pair_rows", "DEFAULT_ALPHA", "STUDY_CHUNK"]
+__all__ = ["Layout", "PairSums", "PairedPlay", "play_paired", "play_range", "pair_rows", "DEFAULT_ALPHA", "STUDY_CHUNK"]

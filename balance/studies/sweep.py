@@ -139,14 +139,16 @@ class _SweepPlots:
 
 def sweep(scenario=None, grid: dict | None = None, *, games: int | None = None, seed: int | None = None,
           players: int | None = None, threads: int | None = None, target_ci: float | None = None,
-          max_games: int = 10_000_000, chunk_size: int = STUDY_CHUNK, progress=None) -> Sweep:
+          max_games: int = 10_000_000, chunk_size: int = STUDY_CHUNK, progress=None, client=None) -> Sweep:
     """Play every combination of ``grid`` ({dotted key: [values]}) on the same seed and game indices.
 
     Each cell is played paired with the first cell (its differences get paired intervals): all in one pass, the
     first cell played once; with ``target_ci``, one cell at a time, each until its own seat (or team) win-rate
     intervals are at most that wide.
     ``progress(cells_done)`` is called after each cell (and as the one pass goes, in cells' worth of games). A
-    Ctrl-C stops it marked interrupted: in one pass every cell has the games played so far."""
+    Ctrl-C stops it marked interrupted: in one pass every cell has the games played so far. ``client``: a
+    ``dask.distributed.Client`` whose workers play the games, every cell of a range in one task (the same numbers
+    as here)."""
     if not grid:
         raise ValueError("sweep: give at least one --set key=v1,v2,... (allowed: any scenario key)")
     if games is not None and target_ci is not None:
@@ -175,9 +177,10 @@ def sweep(scenario=None, grid: dict | None = None, *, games: int | None = None, 
             on_games = lambda n: progress(len(cells_now) * n // max(1, base.games))  # noqa: E731
         played = play_paired(cells[0], [cells[i] for i in cells_now], games=base.games, threads=threads,
                              chunk_size=chunk_size, target_ci=target_ci, max_games=max_games, target_on="value",
-                             progress=on_games)
+                             progress=on_games, client=client)
         for k in ("compile_s", "simulate_s"):
             timing[k] = round(timing[k] + played.timing[k], 3)
+        timing.update({k: v for k, v in played.timing.items() if k in ("executor", "workers")})
         played_total += played.games * len(cells_now)
         for i, sums in zip(cells_now, played.sums):
             for r in pair_rows(sums):
