@@ -27,6 +27,7 @@ TASK_GAMES = 1_000_000      # the most games in one task (about 2 s on one threa
 TASK_SHARE = 3              # a task takes at most 1 / (TASK_SHARE x worker threads) of the games not yet handed out
 _PREPARED: dict[str, tuple] = {}     # scenario hash -> (spec, compiled), once per worker process
 _PREPARED_ROWS: dict[str, tuple] = {}    # the same for kernels played with per-game counter rows (prepare_kernels)
+PREPARED_KEPT = 256         # scenarios a worker keeps prepared in each of the two
 
 QUIET_CLUSTER = {
     "distributed.worker.profile.enabled": False,
@@ -98,7 +99,17 @@ def _prepare(scenario: Scenario, key: str, compiled, threads: int) -> tuple:
         spec = scenario.spec()
         set_threads(threads)
         warm_up(spec, compiled, scenario, threads)
-        entry = _PREPARED[key] = (spec, compiled)
+        entry = _remember(_PREPARED, key, (spec, compiled))
+    return entry
+
+
+def _remember(cache: dict, key: str, entry: tuple) -> tuple:
+    """Keep a prepared scenario, forgetting the oldest past PREPARED_KEPT: every sweep cell and tournament seating is
+    a scenario of its own, and a `dask worker` process lives on from one run to the next (the kernels themselves
+    stay loaded; only the scenario's own arrays go)."""
+    cache[key] = entry
+    while len(cache) > PREPARED_KEPT:
+        del cache[next(iter(cache))]
     return entry
 
 
@@ -211,7 +222,7 @@ def prepare_kernels(entries, threads: int) -> list:
             spec = sc.spec()
             set_threads(threads)
             play_chunk(spec, compiled, sc, 0, 1, threads)
-            entry = _PREPARED_ROWS[key] = (spec, compiled)
+            entry = _remember(_PREPARED_ROWS, key, (spec, compiled))
         out.append(entry)
     return out
 

@@ -30,6 +30,7 @@ class Stepper:
         self.scenario = scenario
         self.spec = scenario.spec()
         self.threads = set_threads(threads)
+        self.task_threads = threads or 1     # Numba threads of each Dask task: one per worker thread, as a run's
         self.chunk_size = int(chunk_size)
         self.reduce = reduce
         self.reduced: np.ndarray | None = None
@@ -88,7 +89,8 @@ def _warm(payloads, threads: int) -> None:
 
 def play_together(plays: list[tuple[Stepper, int]], client=None) -> None:
     """Play each (stepper, n) on until n games; with a Dask ``client``, every range of every stepper's games is a
-    task (the steppers' ranges all in flight together), its tallies added to its stepper in game order."""
+    task (the steppers' ranges in one queue, a few tasks per worker thread in flight), its tallies added to its
+    stepper in game order."""
     if client is None:
         for stepper, n in plays:
             stepper.play_to(n)
@@ -101,14 +103,14 @@ def play_together(plays: list[tuple[Stepper, int]], client=None) -> None:
                                  hash=False)
         for st, f in zip(new, futures):
             st.payload = f
-        on_every_worker(client, new[0].scenario.game, _warm, futures, new[0].threads)
+        on_every_worker(client, new[0].scenario.game, _warm, futures, new[0].task_threads)
     workers = max(1, sum(client.nthreads().values()))
     tasks = [(game0, k, i) for i, (st, n) in enumerate(plays)
              for game0, k in guided_tasks(st.played, n, workers, max(1_000, st.chunk_size // 10))]
 
     def submit(game0, k, i):
         st = plays[i][0]
-        return client.submit(_task, st.payload, st.threads, game0, k, st.chunk_size, st.reduce, pure=False)
+        return client.submit(_task, st.payload, st.task_threads, game0, k, st.chunk_size, st.reduce, pure=False)
 
     with closing(in_order(client, submit, tasks, 3 * workers)) as done:
         for (game0, k, i), (tallies, reduced) in done:
