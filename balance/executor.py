@@ -61,7 +61,11 @@ def connect(executor: str, scheduler: str | None = None, workers: int | None = N
         n = workers or os.cpu_count() or 1
         with dask.config.set(QUIET_CLUSTER):       # the nannies hand the workers the settings at hand when they start
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
-            return Client(cluster)
+            try:
+                return Client(cluster)
+            except BaseException:
+                cluster.close()             # not left running behind a failed connection
+                raise
     raise ExecutorError(f"--executor {executor}: unknown (allowed: local, dask, dask-local)")
 
 
