@@ -25,9 +25,8 @@ from .stats.aggregate import Aggregator
 
 TASK_GAMES = 1_000_000      # the most games in one task (about 2 s on one thread); fewer when a run is short
 TASK_SHARE = 3              # a task takes at most 1 / (TASK_SHARE x worker threads) of the games not yet handed out
-_PREPARED: dict[str, tuple] = {}     # scenario hash -> (spec, compiled), once per worker process
-_PREPARED_ROWS: dict[str, tuple] = {}    # the same for kernels played with per-game counter rows (prepare_kernels)
-PREPARED_KEPT = 256         # scenarios a worker keeps prepared in each of the two
+_PREPARED: dict[tuple, tuple] = {}   # (scenario hash, counter rows) -> (spec, compiled), once per worker process
+PREPARED_KEPT = 256         # scenarios a worker keeps prepared
 
 QUIET_CLUSTER = {
     "distributed.worker.profile.enabled": False,
@@ -95,25 +94,25 @@ def guided_tasks(start: int, stop: int, threads: int, smallest: int) -> list[tup
     return tasks
 
 
-def _prepare(scenario: Scenario, key: str, compiled, threads: int) -> tuple:
-    """This worker's (spec, compiled) for the scenario: the kernel and the statistics' tallies loaded or compiled on
-    first use only."""
-    entry = _PREPARED.get(key)
+def _prepare(scenario: Scenario, key: str, compiled, threads: int, rows: bool = False) -> tuple:
+    """This worker's (spec, compiled) for the scenario, loaded or compiled on first use only: for a run's tasks the
+    kernel and the statistics' tallies (``runner.warm_up``); with ``rows``, the kernel as the studies and the
+    tournament play it, per-game counter rows kept.
+
+    A worker forgets the oldest past PREPARED_KEPT: every sweep cell and tournament seating is a scenario of its own,
+    and a `dask worker` process lives on from one run to the next (the kernels themselves stay loaded; only the
+    scenario's own arrays go)."""
+    entry = _PREPARED.get((key, rows))
     if entry is None:
         spec = scenario.spec()
         set_threads(threads)
-        warm_up(spec, compiled, scenario, threads)
-        entry = _remember(_PREPARED, key, (spec, compiled))
-    return entry
-
-
-def _remember(cache: dict, key: str, entry: tuple) -> tuple:
-    """Keep a prepared scenario, forgetting the oldest past PREPARED_KEPT: every sweep cell and tournament seating is
-    a scenario of its own, and a `dask worker` process lives on from one run to the next (the kernels themselves
-    stay loaded; only the scenario's own arrays go)."""
-    cache[key] = entry
-    while len(cache) > PREPARED_KEPT:
-        del cache[next(iter(cache))]
+        if rows:
+            play_chunk(spec, compiled, scenario, 0, 1, threads)
+        else:
+            warm_up(spec, compiled, scenario, threads)
+        entry = _PREPARED[(key, rows)] = (spec, compiled)
+        while len(_PREPARED) > PREPARED_KEPT:
+            del _PREPARED[next(iter(_PREPARED))]
     return entry
 
 
@@ -156,7 +155,7 @@ class DaskPlayer:
         [self.payload] = client.scatter([(scenario, self.key, compiled)], broadcast=True, hash=False)
 
     def n_threads(self) -> int:
-        return max(1, sum(self.client.nthreads().values()))
+        return worker_threads(self.client)
 
     def warm(self) -> None:
         """Prepare the scenario on every worker now (a task each, off the workers' event loops, which a compile of
@@ -167,8 +166,8 @@ class DaskPlayer:
         return {"executor": "dask", "workers": len(self.client.nthreads()), "worker_threads": self.n_threads()}
 
     def tasks(self, start: int, stop: int):
-        """The (game0, n) tasks of games start .. stop-1 (:func:`guided_tasks`), none under a tenth of a chunk."""
-        return guided_tasks(start, stop, self.n_threads(), max(1_000, self.options.chunk_size // 10))
+        """The (game0, n) tasks of games start .. stop-1 (:func:`task_ranges`)."""
+        return task_ranges(self.n_threads(), start, stop, self.options.chunk_size)
 
     def _submit(self, game0: int, n: int):
         keep = max(0, self.options.keep_games - game0)     # only the first games' rows are kept
@@ -217,18 +216,20 @@ def in_order(client, submit, tasks, window: int):
 
 
 def prepare_kernels(entries, threads: int) -> list:
-    """On a worker: the (spec, compiled) of each (scenario, hash, compiled) entry, its kernel compiled or loaded on
-    first use by one game played as the studies and the tournament play theirs (per-game counter rows kept)."""
-    out = []
-    for sc, key, compiled in entries:
-        entry = _PREPARED_ROWS.get(key)
-        if entry is None:
-            spec = sc.spec()
-            set_threads(threads)
-            play_chunk(spec, compiled, sc, 0, 1, threads)
-            entry = _remember(_PREPARED_ROWS, key, (spec, compiled))
-        out.append(entry)
-    return out
+    """On a worker: the (spec, compiled) of each (scenario, hash, compiled) entry, as the studies and the tournament
+    play them (:func:`_prepare` with per-game counter rows)."""
+    return [_prepare(sc, key, compiled, threads, rows=True) for sc, key, compiled in entries]
+
+
+def worker_threads(client) -> int:
+    """The worker threads of a client's cluster (at least 1)."""
+    return max(1, sum(client.nthreads().values()))
+
+
+def task_ranges(threads: int, start: int, stop: int, chunk_size: int) -> list[tuple[int, int]]:
+    """The :func:`guided_tasks` of games start .. stop-1 on workers of ``threads`` threads in all
+    (:func:`worker_threads`), none under a tenth of a chunk (and 1,000 games)."""
+    return guided_tasks(start, stop, threads, max(1_000, chunk_size // 10))
 
 
 def task_result(future, game0: int, n: int):

@@ -95,7 +95,7 @@ def play_together(plays: list[tuple[Stepper, int]], client=None) -> None:
         for stepper, n in plays:
             stepper.play_to(n)
         return
-    from .executor import guided_tasks, in_order, on_every_worker
+    from .executor import in_order, on_every_worker, task_ranges, worker_threads
     from .runner import interrupts_deferred
     new = [st for st, _ in plays if st.payload is None]
     if new:
@@ -104,9 +104,9 @@ def play_together(plays: list[tuple[Stepper, int]], client=None) -> None:
         for st, f in zip(new, futures):
             st.payload = f
         on_every_worker(client, new[0].scenario.game, _warm, futures, new[0].task_threads)
-    workers = max(1, sum(client.nthreads().values()))
+    workers = worker_threads(client)
     tasks = [(game0, k, i) for i, (st, n) in enumerate(plays)
-             for game0, k in guided_tasks(st.played, n, workers, max(1_000, st.chunk_size // 10))]
+             for game0, k in task_ranges(workers, st.played, n, st.chunk_size)]
 
     def submit(game0, k, i):
         st = plays[i][0]

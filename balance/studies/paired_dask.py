@@ -3,13 +3,13 @@ base and every variant on one worker and returns the pairs' sums, which the clie
 
 The sums are of integers and exact in float64 (:mod:`balance.studies.paired`), so adding them per task instead of
 per chunk gives the same numbers as a local run, whichever worker played which range. Each worker prepares each
-scenario once (compiles or loads its kernel); the tasks are sized as a run's are (:func:`executor.guided_tasks`).
+scenario once (compiles or loads its kernel); the tasks are sized as a run's are (:func:`executor.task_ranges`).
 """
 from __future__ import annotations
 
 from contextlib import closing
 
-from ..executor import guided_tasks, in_order, on_every_worker, prepare_kernels
+from ..executor import in_order, on_every_worker, prepare_kernels, task_ranges, worker_threads
 from ..runner import interrupts_deferred, set_threads
 from .paired import PairSums, play_range
 
@@ -36,7 +36,7 @@ class DaskRanges:
         self.client, self.chunk_size, self.threads = client, chunk_size, threads
         entries = [(sc, sc.hash(), comp) for sc, (_, comp) in zip(scenarios, compiled)]
         [self.payload] = client.scatter([(entries, layouts)], broadcast=True, hash=False)
-        self.workers = max(1, sum(client.nthreads().values()))
+        self.workers = worker_threads(client)
         on_every_worker(client, scenarios[0].game, _warm, self.payload, threads)
 
     def _submit(self, game0: int, n: int):
@@ -44,7 +44,7 @@ class DaskRanges:
 
     def __call__(self, sums, start: int, stop: int):
         """Play games start .. stop-1 into `sums`; yields each task's games once they are added."""
-        tasks = guided_tasks(start, stop, self.workers, max(1_000, self.chunk_size // 10))
+        tasks = task_ranges(self.workers, start, stop, self.chunk_size)
         with closing(in_order(self.client, self._submit, tasks, 3 * self.workers)) as done:
             for (_, n), got in done:
                 with interrupts_deferred() as interrupt:
