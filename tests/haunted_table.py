@@ -194,7 +194,7 @@ class Table:
             if self.loc(c) in (E.LOC_HAND, E.LOC_CUP):
                 P.set_loc_nb(self.s, c, E.LOC_ASIDE)
             self.s[L.CHIT_OWNER + c] = -1
-            self.s[L.CHIT_PLACER + c] = -1
+            P.set_placer_nb(self.s, c, -1)
         self.s[L.M_TRACE] = 0
         self.seen = 0
 
@@ -208,9 +208,11 @@ class Table:
     def put_chit(self, c, q, face_up=False, placer=-1):
         assert self.at_sq(q)[0] < 0, f"square {self.where(q)} holds a chit"
         item = self.contents[c][1] == E.CONTENT_ITEM
-        self.s[L.CHIT_FACEUP + c] = int(face_up)
+        assert self.s[L.CHIT_FACEUP + c] == 0, "a chit is turned face down only by a game's reset"
+        if face_up:
+            P.turn_up_nb(self.s, c)
         P.lay_chit_nb(self.s, self.g, c, q, E.LOC_FLOOR if face_up and item else E.LOC_BOARD)
-        self.s[L.CHIT_PLACER + c] = placer
+        P.set_placer_nb(self.s, c, placer)
 
     def remove(self, c):
         """Chit c leaves the board (set aside)."""

@@ -30,6 +30,7 @@ CHECKS = (
     "heroes in play miscounted", "winner without a victory or the reverse", "Specter victory without its killer "
     "holding the chit", "points != sum of the scoring lines", "turns past the cap", "illegal answer",
     "stand-ups != kills", "negative counter", "on-board chit set (CHIT_ON) disagrees with the chits' places",
+    "chit bit sets (CHIT_HIDDEN, CHIT_PLACED, CHIT_BLUE) disagree with CHIT_FACEUP, CHIT_PLACER, CHIT_COLOUR",
 )
 
 
@@ -50,6 +51,12 @@ def check_state_nb(s, g):
         on = (s[L.CHIT_ON + (c >> 6)] >> (c & 63)) & 1
         if on != (c < n_chits and (s[L.CHIT_LOC + c] == E.LOC_BOARD or s[L.CHIT_LOC + c] == E.LOC_FLOOR)):
             return 22
+        if ((s[L.CHIT_HIDDEN + (c >> 6)] >> (c & 63)) & 1) != (c < n_chits and s[L.CHIT_FACEUP + c] == 0) \
+                or ((s[L.CHIT_BLUE + (c >> 6)] >> (c & 63)) & 1) != (c < n_chits and s[L.CHIT_COLOUR + c] == E.BLUE):
+            return 23
+        for p in range(L.MAX_PLAYERS):
+            if ((s[L.placed_at(p, c >> 6)] >> (c & 63)) & 1) != (c < n_chits and s[L.CHIT_PLACER + c] == p):
+                return 23
     for c in range(n_chits):
         loc = s[L.CHIT_LOC + c]
         q = s[L.CHIT_SQ + c]
@@ -225,7 +232,8 @@ def test_checker_catches_a_broken_state():
             (L.HS + L.HS_BLUE, 0, 99, 7), (L.HS + L.HS_HP, 0, 0, 9), (L.SC + L.SC_IN, 0, 0, 14),
             (L.SC + L.SC_ERROR, 0, E.DEC_MOVE, 19), (L.HS + L.HS_POINTS, 0, 99, 17),
             (L.LEVEL_CHITS + 1, 0, 999, 6), (L.SC + L.SC_TURN, 0, 10**6, 18), (L.CHIT_ON, 0, 0, 22),
-            (L.CHIT_ON, 3, 1 << 20, 22)):
+            (L.CHIT_ON, 3, 1 << 20, 22), (L.CHIT_HIDDEN, 0, 0, 23), (L.CHIT_HIDDEN, 3, 1, 23),
+            (L.CHIT_BLUE, 0, 0, 23), (L.CHIT_PLACED, 0, -1, 23), (L.CHIT_PLACED, 5 * L.MAX_CHITS // 64, 1, 23)):
         broken = s.copy()
         broken[region + index] = value
         assert check_state_nb(broken, g) == expected, CHECKS[expected]

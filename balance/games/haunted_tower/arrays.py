@@ -68,6 +68,14 @@ def pack_board(board: B.Board) -> np.ndarray:
     return g
 
 
+def bit_words(flags: np.ndarray) -> np.ndarray:
+    """The chit bit sets' words (``layout.CHIT_ON``, ``CHIT_BLUE`` ...): bit c % 64 of word c // 64 set where
+    flags[c] (one per chit) is true."""
+    on = np.zeros(L.MAX_CHITS, np.bool_)
+    on[:len(flags)] = flags
+    return np.packbits(on, bitorder="little").view("<i8")
+
+
 def compile_rules(components: HauntedTowerComponents, rules: HauntedTowerRules, n_players: int, turn_cap: int,
                   board: B.Board) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's arrays ``(s0, f0, g, d)`` for validated settings and a checked board."""
@@ -117,6 +125,7 @@ def compile_rules(components: HauntedTowerComponents, rules: HauntedTowerRules, 
     for k, (colour, kind, index) in enumerate(chits):
         back = E.PURPLE if colour == E.SPECTER_CHIT else colour       # the Specter's chit is purple-backed
         s[L.CHIT_COLOUR + k], s[L.CHIT_KIND + k], s[L.CHIT_INDEX + k] = back, kind, index
+    s[L.CHIT_BLUE:L.CHIT_BLUE + L.MAX_CHITS // 64] = bit_words(s[L.CHIT_COLOUR:L.CHIT_COLOUR + len(chits)] == E.BLUE)
     n_blue = sum(c.blue.values())
     sc = c.scoring
     opt = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..._jit import rules_jit
 from . import enums as E
 from . import strategies as S
-from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_LOC, CHIT_SQ, CHIT_USES, G_N, HS_ATTACK,
+from .layout import (CAND, CHIT_COLOUR, CHIT_INDEX, CHIT_LOC, CHIT_SQ, CHIT_USES, G_N, HS_ATTACK,
                      HS_BANE_KILLS, HS_DAMAGE_DEALT, HS_DAMAGE_TAKEN, HS_DEATHS, HS_DRAINS, HS_ENCOUNTERS, HS_HELD_TURN,
                      HS_HERO, HS_HIT_SPECTER_NOW, HS_HP, HS_KILLS, HS_MAXHP, HS_N_ITEMS, HS_OUT, HS_RUNS,
                      HS_SPECTER_HIT, HS_SPECTER_KILL, HS_SQ, HT_ABILITY, HT_ABILITY_VALUE, HT_AC, IT_AC, IT_ATTACK,
@@ -23,8 +23,7 @@ from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_LOC, CHIT_
                      hit_roll_at, hs_at, ht_at, it_at, mcnt_at, mt_at, opt_at, MAX_FIGHT_ROUNDS, SC_TURN)
 from .movement import record_path_nb, respawn_nb
 from .pieces import (emit_nb, free_square_nb, illegal_nb, is_specter_nb, item_of_nb, keep_monster_nb, lay_chit_nb,
-                     lift_chit_nb,
-                     place_hero_nb, set_loc_nb, uncarry_nb, die_nb)
+                     lift_chit_nb, place_hero_nb, set_loc_nb, turn_up_nb, uncarry_nb, die_nb)
 
 # What a step of the fight ends in.
 FIGHT_ON = 0
@@ -408,7 +407,7 @@ def fight_nb(s, f, g, d, p, c):
     HERO_DIED, MONSTER_LEFT or STOP)."""
     m = s[at(CHIT_INDEX, c)]
     set_loc_nb(s, c, E.LOC_FIGHT)
-    s[at(CHIT_FACEUP, c)] = 1
+    turn_up_nb(s, c)
     s[SC + SC_FIGHT] = c
     s[SC + SC_FIGHT_HP] = s[mt_at(m, MT_HP)]
     s[SC + SC_FIGHT_DRAINED] = 0

@@ -42,15 +42,15 @@ from ..._jit import rules_jit, rules_jit_flat, rules_jit_inline
 from . import enums as E
 from . import movement as M
 from . import strategies as S
-from .layout import (CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_SQ, G_A, G_D, G_N, G_R, HS_ATTACK,
-                     HS_DRAINS, HS_HAND_N, HS_HERO, HS_HP, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_MAXHP, HS_N_ITEMS, HS_SQ,
+from .layout import (CAND, CHIT_BLUE, CHIT_COLOUR, CHIT_FACEUP, CHIT_HIDDEN, CHIT_LOC, CHIT_ON, CHIT_SQ, G_A, G_D,
+                     G_N, G_R, HS_ATTACK, HS_DRAINS, HS_HAND_N, HS_HERO, HS_HP, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_MAXHP, HS_N_ITEMS, HS_SQ,
                      HT_AC, HT_ABILITY, HT_ABILITY_VALUE, IT_AC, IT_ATTACK, IT_BANE, IT_BANE_DAMAGE, IT_DAMAGE,
                      IT_FLAGS, IT_HEAL, IT_SLOT, IT_USABLE, IT_USES, KINDS, MAX_HELD, MT_AC, MT_ATTACK,
                      MT_IGNORES_METAL, MT_ONLY_BY, MT_UNDEAD, OPT, OPT_CLIMB_2, OPT_N_CHITS, OPT_PTS_BLUE,
                      OPT_PTS_PURPLE, OPT_SPECTER, N_SLOTS, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED,
                      SLOTS_OK, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_room_far,
                      g_room_level, g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, next_step, opt_at,
-                     param_at, slots_at)
+                     param_at, placed_at, slots_at)
 from ..kernel_common import lowest_bit_nb, prefetch_run_nb
 from .pieces import chit_count_nb
 
@@ -425,10 +425,18 @@ def chit_value_nb(s, f, g, p, c, level_here, slots):
 def has_other_target_nb(s, f, p):
     """Does a chit on the board or the floor have a positive value for seat p (the chit being fought is neither)?
     The board is not needed: values are positive without it, and from Tower 3, where the Specter is, every square
-    can be reached."""
+    can be reached. The chits whose content the seat does not know are worth their colour's value
+    (:func:`unknown_value_nb`): one look at the bit sets answers for them."""
     slots = slots_nb(s, f, p)
+    blue_wanted = unknown_value_nb(s, f, p, True) > NOT_WANTED
+    purple_wanted = unknown_value_nb(s, f, p, False) > NOT_WANTED
     for w in range((s[OPT + OPT_N_CHITS] + 63) >> 6):
-        bits = s[at(CHIT_ON, w)]            # the chits on the board or the floor, in increasing order
+        on = s[at(CHIT_ON, w)]              # the chits on the board or the floor
+        unknown = on & s[at(CHIT_HIDDEN, w)] & ~s[placed_at(p, w)]
+        blue = s[at(CHIT_BLUE, w)]
+        if (blue_wanted and (unknown & blue) != 0) or (purple_wanted and (unknown & ~blue) != 0):
+            return True
+        bits = on & ~unknown
         while bits != 0:
             c = (w << 6) + lowest_bit_nb(bits)
             bits &= bits - 1
@@ -503,46 +511,60 @@ def fallback_ok_nb(s, p, c):
     return s[at(CHIT_FACEUP, c)] == 0 or (m >= 0 and (can_hurt_nb(s, p, m) or exposed_to_nb(s, p, m)))
 
 
+@rules_jit_flat
+def scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, bits, group, v_group, found):
+    """:func:`best_target_nb`'s look at the chits of word w in `bits`, one of its three groups: 0, the chits seat p
+    knows the content of; 1 or 2, those it does not know whose value is v_group. `found`: (best, best_score,
+    fallback, fallback_cost) so far, returned updated. Inlined into each of its three calls, with `group` known."""
+    best, best_score, fallback, fallback_cost = found
+    while bits != 0:
+        c = (w << 6) + lowest_bit_nb(bits)
+        bits &= bits - 1
+        x = s[at(CHIT_SQ, c)]
+        k = cost(d, g, t, here, x)
+        if k >= UNREACHABLE:
+            continue
+        v = base_value_nb(s, f, p, c, slots) if group == 0 else v_group
+        v = rusher_bonus_nb(s, f, g, p, c, level_here, v, group != 0)
+        if v > NOT_WANTED:
+            score = v - k
+            if (best < 0 or score > best_score or (score == best_score and c < best)) \
+                    and has_stop_nb(s, g, d, p, here, t, x):
+                best = c
+                best_score = score
+        elif best < 0 and s[at(CHIT_LOC, c)] == E.LOC_BOARD \
+                and (k < fallback_cost or (k == fallback_cost and c < fallback)) \
+                and fallback_ok_nb(s, p, c) and has_stop_nb(s, g, d, p, here, t, x):
+            fallback = c
+            fallback_cost = k
+    return best, best_score, fallback, fallback_cost
+
+
 @rules_jit
 def best_target_nb(s, f, g, d, p, here, t):
     """The chit hero p goes for from square `here` under climbing table t: (chit, wanted). Wanted: the reachable chit
     of best value - cost among those of positive value that have a free square to encounter them from (the first chit
-    on a tie). Else (wanted False) the nearest reachable face-down chit or revealed Specter that has one; -1 when
-    there is none either."""
-    best = -1
-    best_score = 0.0
-    fallback = -1
-    fallback_cost = UNREACHABLE
+    on a tie). Else (wanted False) the nearest reachable face-down chit or revealed Specter that has one (the first
+    on a tie); -1 when there is none either.
+
+    The chits on the board or the floor are taken in three groups (bit sets): those whose content seat p knows, then
+    those it does not know by colour, whose value is the colour's (:func:`unknown_value_nb`) and needs no look at
+    the chit. A tie is broken by chit number, so the groups' order does not matter."""
     n = g[G_N]
     prefetch_run_nb(d, (t * n + here) * n, n)      # the costs from here, read below for scattered chits
     level_here = g_level(g, here)
     slots = slots_nb(s, f, p)
     blue_v = unknown_value_nb(s, f, p, True)        # what a chit of unknown content is worth, by colour
     purple_v = unknown_value_nb(s, f, p, False)
+    found = (-1, 0.0, -1, UNREACHABLE)
     for w in range((s[OPT + OPT_N_CHITS] + 63) >> 6):
-        bits = s[at(CHIT_ON, w)]            # the chits on the board or the floor, in increasing order
-        while bits != 0:
-            c = (w << 6) + lowest_bit_nb(bits)
-            bits &= bits - 1
-            x = s[at(CHIT_SQ, c)]
-            k = cost(d, g, t, here, x)
-            if k >= UNREACHABLE:
-                continue
-            unknown = S.known_content_nb(s, p, c)[0] < 0
-            if unknown:
-                v = blue_v if is_blue_nb(s, c) else purple_v
-            else:
-                v = base_value_nb(s, f, p, c, slots)
-            v = rusher_bonus_nb(s, f, g, p, c, level_here, v, unknown)
-            if v > NOT_WANTED:
-                score = v - k
-                if (best < 0 or score > best_score) and has_stop_nb(s, g, d, p, here, t, x):
-                    best = c
-                    best_score = score
-            elif best < 0 and s[at(CHIT_LOC, c)] == E.LOC_BOARD and k < fallback_cost and fallback_ok_nb(s, p, c) \
-                    and has_stop_nb(s, g, d, p, here, t, x):
-                fallback = c
-                fallback_cost = k
+        on = s[at(CHIT_ON, w)]              # the chits on the board or the floor
+        unknown = on & s[at(CHIT_HIDDEN, w)] & ~s[placed_at(p, w)]
+        blue = s[at(CHIT_BLUE, w)]
+        found = scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, on & ~unknown, 0, 0.0, found)
+        found = scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, unknown & blue, 1, blue_v, found)
+        found = scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, unknown & ~blue, 2, purple_v, found)
+    best, _, fallback, _ = found
     if best >= 0:
         return best, True
     return fallback, False

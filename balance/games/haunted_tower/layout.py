@@ -201,6 +201,8 @@ CHIT_PLACER = _region(MAX_CHITS)              # seat that placed it knowing its 
 CHIT_FACEUP = _region(MAX_CHITS)              # 1 once revealed
 CHIT_USES = _region(MAX_CHITS)                # uses left of a limited item
 CHIT_ON = _region(MAX_CHITS // 64)            # bit c % 64 of word c // 64: chit c lies on the board or the floor
+CHIT_HIDDEN = _region(MAX_CHITS // 64)        # the same bits: chit c is still face down (CHIT_FACEUP 0)
+CHIT_PLACED = _region(MAX_PLAYERS * MAX_CHITS // 64)   # per seat, the same bits: the seat placed chit c (CHIT_PLACER)
 SQ_CHIT = _region(MAX_SQUARES)                # chit on the square (board or floor), -1
 SQ_HERO = _region(MAX_SQUARES)                # hero (seat) on the square, -1
 ROOM_BLUE = _region(MAX_ROOMS)                # blue chits placed in each room (set-up)
@@ -232,6 +234,7 @@ ITEM_TAB = _region(MAX_ITEMS * N_IT)
 CHIT_KIND = _region(MAX_CHITS)                # enums.CONTENT_*
 CHIT_INDEX = _region(MAX_CHITS)               # monster or item index
 CHIT_COLOUR = _region(MAX_CHITS)              # enums.BLUE, PURPLE, SPECTER_CHIT
+CHIT_BLUE = _region(MAX_CHITS // 64)          # bit c % 64 of word c // 64: chit c is blue-backed (CHIT_COLOUR)
 TRACE = _off                                  # trace rows (5 ints each) fill the rest of `s`
 BASE_SIZE = _off
 
@@ -274,6 +277,12 @@ G_ROOM_ELIG = 22           # squares of each room where a chit may be placed (no
 G_ROOM_NEAR = 23         # the rooms by depth (movement cost from the first outside square to the room's first square,
 G_ROOM_FAR = 24          # climbing allowed), nearest first / farthest first, the lower room index first on a tie
 G_HEADER = 25
+
+
+@rules_index
+def placed_at(p, w):
+    """Word w of seat p's CHIT_PLACED bits."""
+    return np.uint64(CHIT_PLACED + p * (MAX_CHITS // 64) + w)
 
 
 @rules_index

@@ -12,10 +12,11 @@ from ..._jit import rules_jit
 from ..kernel_common import emit_at_nb
 from ...rng import flat_below_nb
 from . import enums as E
-from .layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_ON, CHIT_OWNER, CHIT_SQ, CHIT_USES,
+from .layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_ON, CHIT_OWNER,
+                     CHIT_PLACER, CHIT_SQ, CHIT_USES,
                      DICE_SCRIPT, HS_BLUE, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_N_ITEMS, HS_PURPLE, HS_SQ, HS_STANDUPS,
                      LEVEL_CHITS, LEVEL_HIDDEN, M_DICE_I, M_DICE_N, M_TRACE, MAX_HELD, OPT, OPT_N_CHITS, SC, SC_ERROR, SQ_CHIT, SQ_HERO, TRACE, at,
-                     SLOTS_OK, g_level, held_at, hs_at, it_at, IT_SLOT, IT_USES, stream_at)
+                     SLOTS_OK, g_level, held_at, hs_at, it_at, IT_SLOT, IT_USES, placed_at, stream_at)
 
 DICE = 0                 # stream 0: the dice; stream 1: shuffles; 2 + seat: that seat's strategy
 SHUFFLE = 1
@@ -75,10 +76,31 @@ def lay_chit_nb(s, g, c, q, loc):
 
 
 @rules_jit
+def turn_up_nb(s, c):
+    """Chit c is face up from now on: every write of ``CHIT_FACEUP`` 1 goes through here, so that ``CHIT_HIDDEN``,
+    the bit set of the chits still face down, stays in step (only a game's reset turns chits face down)."""
+    s[at(CHIT_FACEUP, c)] = 1
+    s[at(CHIT_HIDDEN, c >> 6)] &= ~(np.int64(1) << (c & 63))
+
+
+@rules_jit
+def set_placer_nb(s, c, p):
+    """Seat p (-1: none) placed chit c knowing its content: every write of ``CHIT_PLACER`` after a game's reset goes
+    through here, so that each seat's ``CHIT_PLACED`` bits stay in step."""
+    bit = np.int64(1) << (c & 63)
+    old = s[at(CHIT_PLACER, c)]
+    if old >= 0:
+        s[placed_at(old, c >> 6)] &= ~bit
+    s[at(CHIT_PLACER, c)] = p
+    if p >= 0:
+        s[placed_at(p, c >> 6)] |= bit
+
+
+@rules_jit
 def reveal_nb(s, g, c):
     """Chit c lying on the board is turned face up."""
     if s[at(CHIT_FACEUP, c)] == 0:
-        s[at(CHIT_FACEUP, c)] = 1
+        turn_up_nb(s, c)
         s[at(LEVEL_HIDDEN, g_level(g, s[at(CHIT_SQ, c)]))] -= 1
 
 
@@ -135,7 +157,7 @@ def carry_nb(s, p, c):
     n = s[hs_at(p, HS_N_ITEMS)]
     s[held_at(p, n)] = c
     s[hs_at(p, HS_N_ITEMS)] = n + 1
-    s[at(CHIT_FACEUP, c)] = 1
+    turn_up_nb(s, c)
     own_chit_nb(s, p, c, E.LOC_HELD)
 
 

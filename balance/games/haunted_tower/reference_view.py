@@ -21,7 +21,7 @@ from ...rng import flat_seek_nb
 from . import board as B
 from . import enums as E
 from . import layout as L
-from .arrays import compile_rules
+from .arrays import bit_words, compile_rules
 
 MAX_SCRIPT = L.KINDS - L.CHOICE_SCRIPT     # room for scripted choices in the flat view
 CHIT_REGIONS = (L.CHIT_LOC, L.CHIT_SQ, L.CHIT_OWNER, L.CHIT_PLACER, L.CHIT_FACEUP, L.CHIT_USES, L.CHIT_KIND,
@@ -41,9 +41,7 @@ if HERO_FIELDS != tuple(range(L.N_HS)):
 def on_words(loc: np.ndarray) -> np.ndarray:
     """``layout.CHIT_ON`` for the chits' locations: bit c % 64 of word c // 64 set when chit c lies on the board or
     the floor."""
-    on = np.zeros(L.MAX_CHITS, np.bool_)
-    on[:len(loc)] = (loc == E.LOC_BOARD) | (loc == E.LOC_FLOOR)        # (np.isin took ten times as long)
-    return np.packbits(on, bitorder="little").view("<i8")
+    return bit_words((loc == E.LOC_BOARD) | (loc == E.LOC_FLOOR))        # (np.isin took ten times as long)
 
 
 def _as_int64(word: int) -> int:
@@ -142,7 +140,12 @@ class View:
         fields = self.chit_fields(seat)
         for region, values in zip(CHIT_REGIONS, fields):
             s[region:region + n_chits] = values
-        s[L.CHIT_ON:L.CHIT_ON + L.MAX_CHITS // 64] = on_words(fields[0])
+        words = L.MAX_CHITS // 64
+        s[L.CHIT_ON:L.CHIT_ON + words] = on_words(fields[0])
+        s[L.CHIT_HIDDEN:L.CHIT_HIDDEN + words] = bit_words(fields[4] == 0)
+        for p in range(self.n_players):
+            first = int(L.placed_at(p, 0))
+            s[first:first + words] = bit_words(fields[3] == p)
         s[L.SQ_CHIT:L.SQ_CHIT + n_sq] = self.chit_on
         s[L.SQ_HERO:L.SQ_HERO + n_sq] = self.hero_on
         s[L.ROOM_BLUE:L.ROOM_BLUE + n_rooms] = self.room_blue

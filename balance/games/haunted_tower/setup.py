@@ -13,7 +13,7 @@ from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_init_nb
 from ..kernel_common import fill_nb
 from . import enums as E
 from . import strategies as S
-from .layout import (CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_OWNER, CHIT_PLACER, CHIT_SQ, CHIT_USES, CUP,
+from .layout import (CHIT_FACEUP, CHIT_HIDDEN, CHIT_PLACED, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_OWNER, CHIT_PLACER, CHIT_SQ, CHIT_USES, CUP,
                      G_N, G_N_OUT, G_R, HELD, HS, HS_ATTACK, HS_OUT, HS_HAND_N, HS_HERO, HS_HP, HS_MAXHP, HS_SQ, HT_ATTACK,
                      HT_HP, ICNT, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PLAYERS, MCNT, N_HS, N_LEVELS, N_SC, OPT, OPT_BLUE_EACH,
                      OPT_N_BLUE, OPT_N_CHITS, OPT_N_PURPLE, OPT_PLAYERS, ROOM_BLUE, ROOM_FULL, ROOM_PURPLE, SC,
@@ -21,7 +21,8 @@ from .layout import (CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_OWNER, CH
                      SC_SPECTER_KILLER, SC_WINNER, SEAT_HERO, SQ_CHIT, SQ_HERO, at, g_level, g_outside, g_placeable,
                      g_room, g_room_level, g_room_size, g_rooms_on, hand_at, hs_at, ht_at, it_at, IT_USES, stream_at,
                      MAX_CHITS, MAX_MONSTERS, MAX_ITEMS, N_MC, N_IC, SLOTS_OK)
-from .pieces import SHUFFLE, DICE, die_nb, emit_nb, illegal_nb, lay_chit_nb, place_hero_nb, set_loc_nb
+from .pieces import (SHUFFLE, DICE, die_nb, emit_nb, illegal_nb, lay_chit_nb, place_hero_nb, set_loc_nb,
+                     set_placer_nb)
 
 
 @rules_jit
@@ -44,6 +45,8 @@ def reset_nb(s, g, seed, game):
     fill_nb(s, LEVEL_HIDDEN, N_LEVELS + 1, 0)
     fill_nb(s, SLOTS_OK, MAX_PLAYERS, 0)
     fill_nb(s, CHIT_ON, MAX_CHITS // 64, 0)
+    fill_nb(s, CHIT_HIDDEN, MAX_CHITS // 64, 0)
+    fill_nb(s, CHIT_PLACED, MAX_PLAYERS * MAX_CHITS // 64, 0)
     fill_nb(s, MCNT, MAX_PLAYERS * MAX_MONSTERS * N_MC, 0)
     fill_nb(s, ICNT, MAX_PLAYERS * MAX_ITEMS * N_IC, 0)
     s[SC + SC_WINNER] = -1
@@ -66,8 +69,9 @@ def reset_nb(s, g, seed, game):
         set_loc_nb(s, c, E.LOC_CUP)
         s[at(CHIT_SQ, c)] = -1
         s[at(CHIT_OWNER, c)] = -1
-        s[at(CHIT_PLACER, c)] = -1
+        s[at(CHIT_PLACER, c)] = -1                     # (CHIT_PLACED and CHIT_HIDDEN were cleared above)
         s[at(CHIT_FACEUP, c)] = 0
+        s[at(CHIT_HIDDEN, c >> 6)] |= np.int64(1) << (c & 63)
         uses = 0
         if s[at(CHIT_KIND, c)] == E.CONTENT_ITEM:
             uses = s[it_at(s[at(CHIT_INDEX, c)], IT_USES)]
@@ -83,7 +87,7 @@ def reset_nb(s, g, seed, game):
             s[hand_at(p, k)] = c
             set_loc_nb(s, c, E.LOC_HAND)
             s[at(CHIT_OWNER, c)] = p
-            s[at(CHIT_PLACER, c)] = p
+            set_placer_nb(s, c, p)
             emit_nb(s, E.EV_DEAL, p, c, 0, 0)
         s[hs_at(p, HS_HAND_N)] = each
     for k in range(n_players * each, n_blue):
