@@ -49,7 +49,7 @@ from .layout import (CAND, CHIT_BLUE, CHIT_COLOUR, CHIT_FACEUP, CHIT_HIDDEN, CHI
                      MT_IGNORES_METAL, MT_ONLY_BY, MT_UNDEAD, OPT, OPT_CLIMB_2, OPT_N_CHITS, OPT_PTS_BLUE,
                      OPT_PTS_PURPLE, OPT_SPECTER, N_SLOTS, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED,
                      SLOTS_OK, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_room_far,
-                     g_room_level, g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, next_step, opt_at,
+                     g_room_level, g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, NEXT_STEP, next_step, opt_at,
                      param_at, placed_at, slots_at)
 from ..kernel_common import lowest_bit_nb, prefetch_run_nb
 from .pieces import chit_count_nb
@@ -575,6 +575,8 @@ def walk_toward_nb(s, g, d, p, here, t, mp, goal):
     """Walk the shortest path from `here` toward `goal` under table t (at each square the first neighbour in the
     map's order on a shortest path, as the kernel records paths: the board's NEXT_STEP table) while the points last;
     the last free square walked onto (`here` when none)."""
+    n = g[G_N]
+    prefetch_run_nb(d, NEXT_STEP * n * n + (((t * n + goal) * n) >> 1), (n >> 1) + 1)   # the steps toward goal
     cur = here
     spent = 0
     last = here
