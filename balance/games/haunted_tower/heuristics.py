@@ -515,8 +515,14 @@ def fallback_ok_nb(s, p, c):
 def scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, bits, group, v_group, found):
     """:func:`best_target_nb`'s look at the chits of word w in `bits`, one of its three groups: 0, the chits seat p
     knows the content of; 1 or 2, those it does not know whose value is v_group. `found`: (best, best_score,
-    fallback, fallback_cost) so far, returned updated. Inlined into each of its three calls, with `group` known."""
+    fallback, fallback_cost) so far, returned updated. Inlined into each of its three calls, with `group` known.
+
+    An unknown group is passed over whole once a wanted chit is found and its value cannot beat that chit's score
+    (a chit's cost is at least 0; only the rusher adds to the value) or it is not wanted at all (a fallback is
+    only needed while no chit is wanted)."""
     best, best_score, fallback, fallback_cost = found
+    if group != 0 and best >= 0 and (v_group <= NOT_WANTED or (v_group < best_score and s[at(KINDS, p)] != RUSHER)):
+        return found
     while bits != 0:
         c = (w << 6) + lowest_bit_nb(bits)
         bits &= bits - 1
