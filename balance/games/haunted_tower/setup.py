@@ -13,14 +13,14 @@ from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_init_nb
 from ..kernel_common import fill_nb
 from . import enums as E
 from . import strategies as S
-from .layout import (CHIT_FACEUP, CHIT_HIDDEN, CHIT_PLACED, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_OWNER, CHIT_PLACER, CHIT_SQ, CHIT_USES, CUP,
-                     G_N, G_N_OUT, G_R, HELD, HS, HS_ATTACK, HS_OUT, HS_HAND_N, HS_HERO, HS_HP, HS_MAXHP, HS_SQ, HT_ATTACK,
-                     HT_HP, ICNT, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PLAYERS, MCNT, N_HS, N_LEVELS, N_SC, OPT, OPT_BLUE_EACH,
-                     OPT_N_BLUE, OPT_N_CHITS, OPT_N_PURPLE, OPT_PLAYERS, ROOM_BLUE, ROOM_FULL, ROOM_PURPLE, SC,
-                     SC_ACTIVE, SC_CUP_N, SC_CUP_TOP, SC_FIGHT, SC_FIRST, SC_IN, SC_LEVEL, SC_PATH_FROM,
-                     SC_SPECTER_KILLER, SC_WINNER, SEAT_HERO, SQ_CHIT, SQ_HERO, at, g_level, g_outside, g_placeable,
-                     g_room, g_room_level, g_room_size, g_rooms_on, hand_at, hs_at, ht_at, it_at, IT_USES, stream_at,
-                     MAX_CHITS, MAX_MONSTERS, MAX_ITEMS, N_MC, N_IC, SLOTS_OK)
+from .layout import (CHIT_FACEUP, CHIT_HIDDEN, CHIT_PLACED, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_OWNER, CHIT_PLACER,
+                     CHIT_SQ, CHIT_USES, CUP, G_N, G_N_OUT, G_R, HELD, HS, HS_ATTACK, HS_OUT, HS_HAND_N, HS_HERO, HS_HP,
+                     HS_MAXHP, HS_SQ, HT_ATTACK, HT_HP, ICNT, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PLAYERS, MCNT,
+                     N_HS, N_LEVELS, N_SC, OPT, OPT_BLUE_EACH, OPT_N_BLUE, OPT_N_CHITS, OPT_N_PURPLE, OPT_PLAYERS,
+                     ROOM_BLUE, ROOM_FULL, ROOM_PURPLE, SC, SC_ACTIVE, SC_CUP_N, SC_CUP_TOP, SC_FIGHT, SC_FIRST, SC_IN,
+                     SC_LEVEL, SC_PATH_FROM, SC_SPECTER_KILLER, SC_WINNER, SEAT_HERO, SQ_CHIT, SQ_HERO, at, g_level,
+                     g_outside, g_placeable, g_room, g_room_level, g_room_size, g_rooms_on, hand_at, hs_at, ht_at,
+                     it_at, IT_USES, stream_at, MAX_CHITS, MAX_MONSTERS, MAX_ITEMS, N_MC, N_IC, SLOTS_OK)
 from .pieces import (SHUFFLE, DICE, die_nb, emit_nb, illegal_nb, lay_chit_nb, place_hero_nb, set_loc_nb,
                      set_placer_nb)
 
