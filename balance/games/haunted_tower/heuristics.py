@@ -42,7 +42,7 @@ from ..._jit import rules_jit, rules_jit_flat, rules_jit_inline
 from . import enums as E
 from . import movement as M
 from . import strategies as S
-from .layout import (CAND, CHIT_BLUE, CHIT_COLOUR, CHIT_FACEUP, CHIT_HIDDEN, CHIT_LOC, CHIT_ON, CHIT_SQ, G_A, G_D, G_N,
+from .layout import (CAND, CHIT_BLUE, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_SQ, G_A, G_D, G_N,
                      G_R, HS_ATTACK, HS_DRAINS, HS_HAND_N, HS_HERO, HS_HP, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_MAXHP,
                      HS_N_ITEMS, HS_SQ, HT_AC, HT_ABILITY, HT_ABILITY_VALUE, IT_AC, IT_ATTACK, IT_BANE, IT_BANE_DAMAGE,
                      IT_DAMAGE, IT_FLAGS, IT_HEAL, IT_SLOT, IT_USABLE, IT_USES, KINDS, MAX_HELD, MT_AC, MT_ATTACK,
@@ -50,7 +50,7 @@ from .layout import (CAND, CHIT_BLUE, CHIT_COLOUR, CHIT_FACEUP, CHIT_HIDDEN, CHI
                      OPT_PTS_PURPLE, OPT_SPECTER, N_SLOTS, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED,
                      SLOTS_OK, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_room_far,
                      g_room_level, g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, NEXT_STEP, next_step,
-                     opt_at, param_at, placed_at, slots_at)
+                     opt_at, param_at, slots_at)
 from ..kernel_common import lowest_bit_nb, prefetch_run_nb
 from .pieces import chit_count_nb
 
@@ -432,7 +432,7 @@ def has_other_target_nb(s, f, p):
     purple_wanted = unknown_value_nb(s, f, p, False) > NOT_WANTED
     for w in range((s[OPT + OPT_N_CHITS] + 63) >> 6):
         on = s[at(CHIT_ON, w)]              # the chits on the board or the floor
-        unknown = on & s[at(CHIT_HIDDEN, w)] & ~s[placed_at(p, w)]
+        unknown = S.unknown_bits_nb(s, p, w)
         blue = s[at(CHIT_BLUE, w)]
         if (blue_wanted and (unknown & blue) != 0) or (purple_wanted and (unknown & ~blue) != 0):
             return True
@@ -565,7 +565,7 @@ def best_target_nb(s, f, g, d, p, here, t):
     found = (-1, 0.0, -1, UNREACHABLE)
     for w in range((s[OPT + OPT_N_CHITS] + 63) >> 6):
         on = s[at(CHIT_ON, w)]              # the chits on the board or the floor
-        unknown = on & s[at(CHIT_HIDDEN, w)] & ~s[placed_at(p, w)]
+        unknown = S.unknown_bits_nb(s, p, w)
         blue = s[at(CHIT_BLUE, w)]
         found = scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, on & ~unknown, 0, 0.0, found)
         found = scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, unknown & blue, 1, blue_v, found)

@@ -25,10 +25,10 @@ from ..kernel_common import next_scripted_nb
 from ...rng import flat_below_nb
 from . import enums as E
 from . import heuristics as H
-from .layout import (CAND, CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_PLACER, CHOICE_SCRIPT, G_N, G_R, HS_HAND_N,
-                     HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_SQ, KINDS, M_CHOICE_I, M_CHOICE_N, ROOM_BLUE, ROOM_FULL,
-                     ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SQ_CHIT, SQ_HERO, at, cost, g_placeable,
-                     g_room_level, g_room_size, g_room_sq, hs_at, stream_at, G_RMAX, g_room_elig)
+from .layout import (CAND, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_PLACER, CHOICE_SCRIPT, G_N,
+                     G_R, HS_HAND_N, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_SQ, KINDS, M_CHOICE_I, M_CHOICE_N, ROOM_BLUE,
+                     ROOM_FULL, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SQ_CHIT, SQ_HERO, at, cost, g_placeable,
+                     g_room_level, g_room_size, g_room_sq, hs_at, placed_at, stream_at, G_RMAX, g_room_elig)
 
 RANDOM = 0
 LOOTER = 1
@@ -56,6 +56,13 @@ def known_content_nb(s, p, c):
     if s[at(CHIT_FACEUP, c)] == 1 or s[at(CHIT_PLACER, c)] == p:
         return s[at(CHIT_KIND, c)], s[at(CHIT_INDEX, c)]
     return -1, -1
+
+
+@rules_jit_inline
+def unknown_bits_nb(s, p, w):
+    """Word w of the bit set of the chits on the board or the floor whose content seat p does not know:
+    :func:`known_content_nb`'s test over the bit sets (face down, and not placed by seat p)."""
+    return s[at(CHIT_ON, w)] & s[at(CHIT_HIDDEN, w)] & ~s[placed_at(p, w)]
 
 
 @rules_jit
