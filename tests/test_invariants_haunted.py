@@ -31,6 +31,7 @@ CHECKS = (
     "holding the chit", "points != sum of the scoring lines", "turns past the cap", "illegal answer",
     "stand-ups != kills", "negative counter", "on-board chit set (CHIT_ON) disagrees with the chits' places",
     "chit bit sets (CHIT_HIDDEN, CHIT_PLACED, CHIT_BLUE) disagree with CHIT_FACEUP, CHIT_PLACER, CHIT_COLOUR",
+    "level chit sets (CHIT_LEVEL) disagree with the levels of the chits' squares",
 )
 
 
@@ -57,6 +58,10 @@ def check_state_nb(s, g):
         for p in range(L.MAX_PLAYERS):
             if ((s[L.placed_at(p, c >> 6)] >> (c & 63)) & 1) != (c < n_chits and s[L.CHIT_PLACER + c] == p):
                 return 23
+        q = s[L.CHIT_SQ + c] if c < n_chits else -1
+        for lv in range(L.N_LEVELS + 1):
+            if ((s[L.level_bits_at(lv, c >> 6)] >> (c & 63)) & 1) != (q >= 0 and g[g[L.G_LEVEL] + q] == lv):
+                return 24
     for c in range(n_chits):
         loc = s[L.CHIT_LOC + c]
         q = s[L.CHIT_SQ + c]
@@ -233,7 +238,9 @@ def test_checker_catches_a_broken_state():
             (L.SC + L.SC_ERROR, 0, E.DEC_MOVE, 19), (L.HS + L.HS_POINTS, 0, 99, 17),
             (L.LEVEL_CHITS + 1, 0, 999, 6), (L.SC + L.SC_TURN, 0, 10**6, 18), (L.CHIT_ON, 0, 0, 22),
             (L.CHIT_ON, 3, 1 << 20, 22), (L.CHIT_HIDDEN, 0, 0, 23), (L.CHIT_HIDDEN, 3, 1, 23),
-            (L.CHIT_BLUE, 0, 0, 23), (L.CHIT_PLACED, 0, -1, 23), (L.CHIT_PLACED, 5 * L.MAX_CHITS // 64, 1, 23)):
+            (L.CHIT_BLUE, 0, 0, 23), (L.CHIT_PLACED, 0, -1, 23), (L.CHIT_PLACED, 5 * L.MAX_CHITS // 64, 1, 23),
+            (L.CHIT_LEVEL, 1 * L.MAX_CHITS // 64, 0, 24), (L.CHIT_LEVEL, 3 * L.MAX_CHITS // 64, -1, 24),
+            (L.CHIT_LEVEL, 0, 1, 24)):
         broken = s.copy()
         broken[region + index] = value
         assert check_state_nb(broken, g) == expected, CHECKS[expected]

@@ -1152,6 +1152,55 @@ def test_a_fallback_tie_goes_to_the_lower_chit_whichever_the_seat_knows(known):
     assert target(s, f, g, d) == (low, False)
 
 
+def test_the_level_bound_is_the_least_cost_onto_the_level_from_every_square():
+    """level_bound_nb, which lets the chit search pass over another level's unknown chits, is exactly the least
+    movement cost from a square to any square of another level, for every square, level and climbing table: no
+    more (a bound above a chit's cost would pass over a chit that wins) and no less (it would pass over nothing)."""
+    _, _, g, d = compile_rules(COMPONENTS, HauntedTowerRules(), PLAYERS, 2000, BOARD)
+    level = np.asarray(BOARD.level)
+    cases = {"bounded": 0, "unreachable": 0}
+    for t in range(B.N_CLIMB_TABLES):
+        for lv in B.LEVELS:
+            least = BOARD.dist[t][:, level == lv].min(axis=1)
+            for here in np.flatnonzero(level != lv):
+                assert H.level_bound_nb(d, g, t, int(here), lv) == least[here], (t, lv, here)
+                cases["unreachable" if least[here] >= H.UNREACHABLE else "bounded"] += 1
+    assert min(cases.values()) > 100, cases
+
+
+def test_a_chit_on_another_level_at_its_bound_still_wins_a_tie_by_its_number():
+    """A hunter on Tower 1 wants two unknown blue chits alike: the higher-numbered one on Tower 1, the lower-numbered
+    one on the Tower 2 landing that is cheapest to reach, at the same cost. The search takes Tower 1 first; Tower 2's
+    group can only tie that chit (its value less the least cost onto Tower 2), so it must still be searched, and the
+    lower chit number wins the tie."""
+    t = 2                                               # climbing from Tower 1 allowed
+    low, high = chit("skeleton", 0, E.BLUE), chit("skeleton", 1, E.BLUE)
+    assert low < high
+    for here in (int(q) for q in BOARD.placeable if BOARD.level[q] == 1):
+        s, f, g, d = table("monster_hunter", **HUNTER_NEUTRAL)
+        at_square(s, P, here)
+        e = min((int(x) for x in np.flatnonzero(np.asarray(BOARD.level) == 2)), key=lambda x: (dist(t, here, x), x))
+        k = dist(t, here, e)
+        if k >= H.UNREACHABLE or s[L.SQ_HERO + e] >= 0:
+            continue
+        put(s, g, low, e)
+        same = [int(x) for x in BOARD.placeable if BOARD.level[x] == 1 and x != here and dist(t, here, x) == k
+                and s[L.SQ_HERO + x] < 0 and H.has_stop_nb(s, g, d, P, here, t, int(x))]
+        if not same or not H.has_stop_nb(s, g, d, P, here, t, e):
+            continue
+        put(s, g, high, same[0])
+        assert H.level_bound_nb(d, g, t, here, 2) == k
+        assert tuple(H.best_target_nb(s, f, g, d, P, here, t)) == (low, True)
+        PC.lift_chit_nb(s, g, low)                      # one step further than the bound: Tower 1's chit
+        PC.set_loc_nb(s, low, E.LOC_CUP)
+        further = [int(x) for x in np.flatnonzero(np.asarray(BOARD.level) == 2) if dist(t, here, x) == k + 1
+                   and s[L.SQ_CHIT + x] < 0 and H.has_stop_nb(s, g, d, P, here, t, int(x))]
+        put(s, g, low, further[0])
+        assert tuple(H.best_target_nb(s, f, g, d, P, here, t)) == (high, True)
+        return
+    raise AssertionError("no square of Tower 1 makes the tie")
+
+
 @pytest.mark.parametrize("kind", HEURISTICS)
 def test_heuristics_draw_nothing_from_any_stream(kind):
     s, f, g, d = rich_state(kind, 0)

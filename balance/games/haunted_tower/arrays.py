@@ -31,6 +31,23 @@ def _mask(names, table) -> int:
     return sum(1 << table.index(n) for n in names)
 
 
+def level_entries(board: B.Board) -> np.ndarray:
+    """Per level 0..3 (row 0 unused), the squares where a movement edge from a square of another level arrives
+    (staircase landings and tops), -1-padded: a path onto a level from another passes one of them first, so the
+    cheapest of them bounds the cost of every square of that level from below (``heuristics.level_bound_nb``)."""
+    nbr, level = board.nbr, board.level
+    src = np.repeat(np.arange(board.n_squares), nbr.shape[1])
+    dst = nbr.ravel()
+    keep = dst >= 0
+    src, dst = src[keep], dst[keep]
+    dst = dst[level[src] != level[dst]]
+    rows = [np.unique(dst[level[dst] == lv]) for lv in range(L.N_LEVELS + 1)]
+    out = np.full((L.N_LEVELS + 1, max(1, max(len(r) for r in rows))), -1, np.int32)
+    for lv, r in enumerate(rows):
+        out[lv, :len(r)] = r
+    return out
+
+
 def pack_board(board: B.Board) -> np.ndarray:
     """The board's tables in one int32 array behind a header of sizes and offsets (``layout.G_*``)."""
     n = board.n_squares
@@ -38,7 +55,7 @@ def pack_board(board: B.Board) -> np.ndarray:
         L.G_LEVEL: board.level, L.G_KIND: board.kind, L.G_ROOM: board.room, L.G_NBR: board.nbr,
         L.G_NBR_COST: board.nbr_cost, L.G_NBR_EDGE: board.nbr_edge, L.G_ADJ: board.adj, L.G_DOOR: board.door_nbr,
         L.G_ROOM_LEVEL: board.room_level, L.G_ROOM_SIZE: board.room_size, L.G_ROOM_SQ: board.room_sq,
-        L.G_OUTSIDE: board.outside,
+        L.G_OUTSIDE: board.outside, L.G_ENTRY: level_entries(board),
     }
     front = np.zeros(n, np.int32)
     front[board.front] = 1
@@ -59,6 +76,7 @@ def pack_board(board: B.Board) -> np.ndarray:
     g[L.G_R] = board.n_rooms
     g[L.G_RMAX] = board.room_sq.shape[1]
     g[L.G_N_OUT] = board.outside.shape[0]
+    g[L.G_E] = tables[L.G_ENTRY].shape[1]
     off = L.G_HEADER
     for key, table in tables.items():
         flat = np.ascontiguousarray(table, np.int32).ravel()

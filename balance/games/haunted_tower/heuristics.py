@@ -42,7 +42,7 @@ from ..._jit import rules_jit, rules_jit_flat, rules_jit_inline
 from . import enums as E
 from . import movement as M
 from . import strategies as S
-from .layout import (CAND, CHIT_BLUE, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_SQ, G_A, G_D, G_N,
+from .layout import (CAND, CHIT_BLUE, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_SQ, G_A, G_D, G_E, G_N,
                      G_R, HS_ATTACK, HS_DRAINS, HS_HAND_N, HS_HERO, HS_HP, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_MAXHP,
                      HS_N_ITEMS, HS_SQ, HT_AC, HT_ABILITY, HT_ABILITY_VALUE, IT_AC, IT_ATTACK, IT_BANE, IT_BANE_DAMAGE,
                      IT_DAMAGE, IT_FLAGS, IT_HEAL, IT_SLOT, IT_USABLE, IT_USES, KINDS, MAX_HELD, MT_AC, MT_ATTACK,
@@ -50,7 +50,7 @@ from .layout import (CAND, CHIT_BLUE, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_O
                      OPT_PTS_PURPLE, OPT_SPECTER, N_SLOTS, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED,
                      SLOTS_OK, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_room_far,
                      g_room_level, g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, NEXT_STEP, next_step,
-                     opt_at, param_at, slots_at)
+                     opt_at, param_at, slots_at, g_entry, level_bits_at, N_LEVELS)
 from ..kernel_common import lowest_bit_nb, prefetch_run_nb
 from .pieces import chit_count_nb
 
@@ -401,13 +401,22 @@ def unknown_value_nb(s, f, p, blue):
 
 @rules_jit_inline
 def rusher_bonus_nb(s, f, g, p, c, level_here, v, unknown):
-    """Chit c's value v (its :func:`base_value_nb`; `unknown`: seat p does not know its content) and, for the rusher
-    when v is positive, + RUSH_TOWER3_PURPLE for an unknown purple chit on Tower 3 and + level_bonus for each level
-    the chit lies above the hero."""
+    """Chit c's value v (its :func:`base_value_nb`; `unknown`: seat p does not know its content) with the rusher's
+    bonuses for where it lies (:func:`level_value_nb`)."""
     if v <= NOT_WANTED or s[at(KINDS, p)] != RUSHER:
         return v
-    level = g_level(g, s[at(CHIT_SQ, c)])
-    if level == 3 and not is_blue_nb(s, c) and unknown:
+    return level_value_nb(s, f, p, g_level(g, s[at(CHIT_SQ, c)]), is_blue_nb(s, c), level_here, v, unknown)
+
+
+@rules_jit_inline
+def level_value_nb(s, f, p, level, blue, level_here, v, unknown):
+    """The value v of a chit lying on `level` (blue-backed when `blue`; `unknown`: seat p does not know its content)
+    and, for the rusher when v is positive, + RUSH_TOWER3_PURPLE for an unknown purple chit on Tower 3 and
+    + level_bonus for each level the chit lies above the hero. A chit whose content the seat does not know is worth
+    what its colour and level make it, so a search reckons it once per colour and level."""
+    if v <= NOT_WANTED or s[at(KINDS, p)] != RUSHER:
+        return v
+    if level == 3 and not blue and unknown:
         v += RUSH_TOWER3_PURPLE
     if level > level_here:
         v += f[param_at(p, P_LEVEL_BONUS)] * (level - level_here)
@@ -511,17 +520,32 @@ def fallback_ok_nb(s, p, c):
     return s[at(CHIT_FACEUP, c)] == 0 or (m >= 0 and (can_hurt_nb(s, p, m) or exposed_to_nb(s, p, m)))
 
 
-@rules_jit_flat
-def scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, bits, group, v_group, found):
-    """:func:`best_target_nb`'s look at the chits of word w in `bits`, one of its three groups: 0, the chits seat p
-    knows the content of; 1 or 2, those it does not know whose value is v_group. `found`: (best, best_score,
-    fallback, fallback_cost) so far, returned updated. Inlined into each of its three calls, with `group` known.
+@rules_jit_inline
+def level_bound_nb(d, g, t, here, level):
+    """The least movement cost under table t from square `here`, on another level, to any square of `level`: the
+    cheapest of the level's entry squares (``layout.G_ENTRY``), since every path onto the level passes one and costs
+    are never negative; UNREACHABLE when none can be reached."""
+    bound = UNREACHABLE
+    for k in range(g[G_E]):
+        e = g_entry(g, level, k)
+        if e < 0:
+            break
+        bound = min(bound, cost(d, g, t, here, e))
+    return bound
 
-    An unknown group is passed over whole once a wanted chit is found and its value cannot beat that chit's score
-    (a chit's cost is at least 0; only the rusher adds to the value) or it is not wanted at all (a fallback is
-    only needed while no chit is wanted)."""
+
+@rules_jit_flat
+def scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, bits, group, v_group, bound, found):
+    """:func:`best_target_nb`'s look at the chits of word w in `bits`, one of its groups: 0, the chits seat p knows
+    the content of; 1 or 2, those it does not know on one level, blue or purple, whose value is v_group and whose
+    cost is at least `bound`. `found`: (best, best_score, fallback, fallback_cost) so far, returned updated.
+    Inlined into each of its calls, with `group` known.
+
+    An unknown group is passed over whole once a wanted chit is found and no chit of the group can beat that chit's
+    score (its value less the least cost), or the group is not wanted at all (a fallback is only needed while no
+    chit is wanted)."""
     best, best_score, fallback, fallback_cost = found
-    if group != 0 and best >= 0 and (v_group <= NOT_WANTED or (v_group < best_score and s[at(KINDS, p)] != RUSHER)):
+    if group != 0 and best >= 0 and (v_group <= NOT_WANTED or v_group - bound < best_score):
         return found
     while bits != 0:
         c = (w << 6) + lowest_bit_nb(bits)
@@ -530,8 +554,8 @@ def scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, bits, group, v_g
         k = cost(d, g, t, here, x)
         if k >= UNREACHABLE:
             continue
-        v = base_value_nb(s, f, p, c, slots) if group == 0 else v_group
-        v = rusher_bonus_nb(s, f, g, p, c, level_here, v, group != 0)
+        v = rusher_bonus_nb(s, f, g, p, c, level_here, base_value_nb(s, f, p, c, slots), False) if group == 0 \
+            else v_group
         if v > NOT_WANTED:
             score = v - k
             if (best < 0 or score > best_score or (score == best_score and c < best)) \
@@ -553,23 +577,40 @@ def best_target_nb(s, f, g, d, p, here, t):
     on a tie). Else (wanted False) the nearest reachable face-down chit or revealed Specter that has one (the first
     on a tie); -1 when there is none either.
 
-    The chits on the board or the floor are taken in three groups (bit sets): those whose content seat p knows, then
-    those it does not know by colour, whose value is the colour's (:func:`unknown_value_nb`) and needs no look at
-    the chit. A tie is broken by chit number, so the groups' order does not matter."""
+    The chits on the board or the floor are taken in groups (bit sets): those whose content seat p knows, then those
+    it does not know by level (the hero's own first) and colour, whose value is the colour's (:func:`unknown_value_nb`)
+    with the rusher's bonus for the level and needs no look at the chit. A level none of whose squares the hero can
+    reach is passed over whole; so is a group of another level that cannot beat the best chit found, reckoned with
+    the least cost onto that level (:func:`level_bound_nb`). A tie is broken by chit number, so the order does not
+    matter."""
     n = g[G_N]
     prefetch_run_nb(d, (t * n + here) * n, n)      # the costs from here, read below for scattered chits
     level_here = g_level(g, here)
     slots = slots_nb(s, f, p)
     blue_v = unknown_value_nb(s, f, p, True)        # what a chit of unknown content is worth, by colour
     purple_v = unknown_value_nb(s, f, p, False)
+    n_words = (s[OPT + OPT_N_CHITS] + 63) >> 6
     found = (-1, 0.0, -1, UNREACHABLE)
-    for w in range((s[OPT + OPT_N_CHITS] + 63) >> 6):
+    for w in range(n_words):
         on = s[at(CHIT_ON, w)]              # the chits on the board or the floor
-        unknown = S.unknown_bits_nb(s, p, w)
-        blue = s[at(CHIT_BLUE, w)]
-        found = scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, on & ~unknown, 0, 0.0, found)
-        found = scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, unknown & blue, 1, blue_v, found)
-        found = scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, unknown & ~blue, 2, purple_v, found)
+        found = scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, on & ~S.unknown_bits_nb(s, p, w), 0, 0.0,
+                              0, found)
+    for j in range(N_LEVELS):
+        level = level_here + j              # the hero's level first, then the next ones up (round to Tower 1)
+        if level > N_LEVELS:
+            level -= N_LEVELS
+        bound = 0 if j == 0 else level_bound_nb(d, g, t, here, level)
+        if bound >= UNREACHABLE:
+            continue
+        v_blue = level_value_nb(s, f, p, level, True, level_here, blue_v, True)
+        v_purple = level_value_nb(s, f, p, level, False, level_here, purple_v, True)
+        for w in range(n_words):
+            unknown = S.unknown_bits_nb(s, p, w) & s[level_bits_at(level, w)]
+            blue = s[at(CHIT_BLUE, w)]
+            found = scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, unknown & blue, 1, v_blue, bound,
+                                  found)
+            found = scan_chits_nb(s, f, g, d, p, here, t, level_here, slots, w, unknown & ~blue, 2, v_purple, bound,
+                                  found)
     best, _, fallback, _ = found
     if best >= 0:
         return best, True

@@ -203,6 +203,8 @@ CHIT_USES = _region(MAX_CHITS)                # uses left of a limited item
 CHIT_ON = _region(MAX_CHITS // 64)            # bit c % 64 of word c // 64: chit c lies on the board or the floor
 CHIT_HIDDEN = _region(MAX_CHITS // 64)        # the same bits: chit c is still face down (CHIT_FACEUP 0)
 CHIT_PLACED = _region(MAX_PLAYERS * MAX_CHITS // 64)   # per seat, the same bits: the seat placed chit c (CHIT_PLACER)
+CHIT_LEVEL = _region((N_LEVELS + 1) * MAX_CHITS // 64)  # per level 1..3, the same bits: chit c lies on a square of
+                                              # that level (CHIT_SQ; the chit being fought too)
 SQ_CHIT = _region(MAX_SQUARES)                # chit on the square (board or floor), -1
 SQ_HERO = _region(MAX_SQUARES)                # hero (seat) on the square, -1
 ROOM_BLUE = _region(MAX_ROOMS)                # blue chits placed in each room (set-up)
@@ -276,13 +278,22 @@ G_NBR_EDGE = 21
 G_ROOM_ELIG = 22           # squares of each room where a chit may be placed (not the front squares)
 G_ROOM_NEAR = 23         # the rooms by depth (movement cost from the first outside square to the room's first square,
 G_ROOM_FAR = 24          # climbing allowed), nearest first / farthest first, the lower room index first on a tie
-G_HEADER = 25
+G_E = 25                 # entry squares per level (padded)
+G_ENTRY = 26             # per level 0..3, its entry squares (padded with -1): where a movement edge from another
+                         # level arrives, so every path onto the level from another passes one (arrays.level_entries)
+G_HEADER = 27
 
 
 @rules_index
 def placed_at(p, w):
     """Word w of seat p's CHIT_PLACED bits."""
     return np.uint64(CHIT_PLACED + p * (MAX_CHITS // 64) + w)
+
+
+@rules_index
+def level_bits_at(level, w):
+    """Word w of level `level`'s CHIT_LEVEL bits."""
+    return np.uint64(CHIT_LEVEL + level * (MAX_CHITS // 64) + w)
 
 
 @rules_index
@@ -398,6 +409,11 @@ def g_room_sq(g, r, k):
 @rules_table(G_ROOM_SIZE)
 def g_room_size(g, r):
     return g[np.uint64(g[G_ROOM_SIZE] + r)]
+
+
+@rules_table(G_ENTRY, G_E)
+def g_entry(g, level, k):
+    return g[np.uint64(g[G_ENTRY] + level * g[G_E] + k)]
 
 
 @rules_table(G_ROOM_LEVEL)

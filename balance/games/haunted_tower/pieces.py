@@ -16,7 +16,8 @@ from .layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIN
                      CHIT_PLACER, CHIT_SQ, CHIT_USES,
                      DICE_SCRIPT, HS_BLUE, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_N_ITEMS, HS_PURPLE, HS_SQ, HS_STANDUPS,
                      LEVEL_CHITS, LEVEL_HIDDEN, M_DICE_I, M_DICE_N, M_TRACE, MAX_HELD, OPT, OPT_N_CHITS, SC, SC_ERROR, SQ_CHIT, SQ_HERO, TRACE, at,
-                     SLOTS_OK, g_level, held_at, hs_at, it_at, IT_SLOT, IT_USES, placed_at, stream_at)
+                     SLOTS_OK, g_level, held_at, hs_at, it_at, IT_SLOT, IT_USES, level_bits_at, placed_at,
+                     stream_at)
 
 DICE = 0                 # stream 0: the dice; stream 1: shuffles; 2 + seat: that seat's strategy
 SHUFFLE = 1
@@ -65,12 +66,14 @@ def set_loc_nb(s, c, loc):
 @rules_jit
 def lay_chit_nb(s, g, c, q, loc):
     """Chit c lies on square q: face down (LOC_BOARD) or a revealed item on the floor (LOC_FLOOR). The level's chit
-    counts follow (LEVEL_HIDDEN counts the chits still face down)."""
+    counts follow (LEVEL_HIDDEN counts the chits still face down), and its CHIT_LEVEL bit set: with
+    :func:`lift_chit_nb` the only writers of ``CHIT_SQ`` after a game's reset."""
     s[at(SQ_CHIT, q)] = c
     s[at(CHIT_SQ, c)] = q
     set_loc_nb(s, c, loc)
     s[at(CHIT_OWNER, c)] = -1
     level = g_level(g, q)
+    s[level_bits_at(level, c >> 6)] |= np.int64(1) << (c & 63)
     s[at(LEVEL_CHITS, level)] += 1
     s[at(LEVEL_HIDDEN, level)] += s[at(CHIT_FACEUP, c)] == 0
 
@@ -109,9 +112,11 @@ def lift_chit_nb(s, g, c):
     """Chit c leaves its square (to a hero, the fight, or out of the game)."""
     q = s[at(CHIT_SQ, c)]
     if q >= 0:
+        level = g_level(g, q)
         s[at(SQ_CHIT, q)] = -1
-        s[at(LEVEL_CHITS, g_level(g, q))] -= 1
-        s[at(LEVEL_HIDDEN, g_level(g, q))] -= s[at(CHIT_FACEUP, c)] == 0
+        s[at(LEVEL_CHITS, level)] -= 1
+        s[at(LEVEL_HIDDEN, level)] -= s[at(CHIT_FACEUP, c)] == 0
+        s[level_bits_at(level, c >> 6)] &= ~(np.int64(1) << (c & 63))
         s[at(CHIT_SQ, c)] = -1
 
 

@@ -141,6 +141,10 @@ class View:
         for p in range(self.n_players):
             first = int(L.placed_at(p, 0))
             s[first:first + words] = bit_words(fields[3] == p)
+        level = np.where(fields[1] >= 0, self.board.level[fields[1]], 0)
+        for lv in B.LEVELS:
+            first = int(L.level_bits_at(lv, 0))
+            s[first:first + words] = bit_words(level == lv)
         s[L.SQ_CHIT:L.SQ_CHIT + n_sq] = self.chit_on
         s[L.SQ_HERO:L.SQ_HERO + n_sq] = self.hero_on
         s[L.ROOM_BLUE:L.ROOM_BLUE + n_rooms] = self.room_blue

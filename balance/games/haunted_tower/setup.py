@@ -13,7 +13,7 @@ from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_init_nb
 from ..kernel_common import fill_nb
 from . import enums as E
 from . import strategies as S
-from .layout import (CHIT_FACEUP, CHIT_HIDDEN, CHIT_PLACED, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_OWNER, CHIT_PLACER,
+from .layout import (CHIT_FACEUP, CHIT_HIDDEN, CHIT_LEVEL, CHIT_PLACED, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_OWNER, CHIT_PLACER,
                      CHIT_SQ, CHIT_USES, CUP, G_N, G_N_OUT, G_R, HELD, HS, HS_ATTACK, HS_OUT, HS_HAND_N, HS_HERO, HS_HP,
                      HS_MAXHP, HS_SQ, HT_ATTACK, HT_HP, ICNT, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PLAYERS, MCNT,
                      N_HS, N_LEVELS, N_SC, OPT, OPT_BLUE_EACH, OPT_N_BLUE, OPT_N_CHITS, OPT_N_PURPLE, OPT_PLAYERS,
@@ -47,6 +47,7 @@ def reset_nb(s, g, seed, game):
     fill_nb(s, CHIT_ON, MAX_CHITS // 64, 0)
     fill_nb(s, CHIT_HIDDEN, MAX_CHITS // 64, 0)
     fill_nb(s, CHIT_PLACED, MAX_PLAYERS * MAX_CHITS // 64, 0)
+    fill_nb(s, CHIT_LEVEL, (N_LEVELS + 1) * MAX_CHITS // 64, 0)
     fill_nb(s, MCNT, MAX_PLAYERS * MAX_MONSTERS * N_MC, 0)
     fill_nb(s, ICNT, MAX_PLAYERS * MAX_ITEMS * N_IC, 0)
     s[SC + SC_WINNER] = -1
