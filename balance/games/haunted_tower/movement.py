@@ -196,11 +196,24 @@ def free_adjacent_nb(s, g, p):
 
 
 @rules_jit
+def any_free_adjacent_nb(s, g, p):
+    """Is a square adjacent to hero p free (:func:`free_adjacent_nb` would find one)? The first free square answers."""
+    q = s[hs_at(p, HS_SQ)]
+    for k in range(g[G_A]):
+        a = g_adj(g, q, k)
+        if a < 0:
+            break
+        if free_square_nb(s, a, -1):
+            return True
+    return False
+
+
+@rules_jit
 def drop_phase_nb(s, f, g, p):
     """At the end of its movement a hero may drop one item on a free adjacent square (Magical Items, Dropping a
     Chit). Returns False on an illegal answer."""
     n_items = s[hs_at(p, HS_N_ITEMS)]
-    if n_items == 0 or free_adjacent_nb(s, g, p) == 0:
+    if n_items == 0 or not any_free_adjacent_nb(s, g, p):
         return True
     s[at(CAND, 0)] = -1
     for k in range(n_items):
