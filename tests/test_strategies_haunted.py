@@ -562,6 +562,52 @@ def test_a_floor_item_is_a_target_exactly_when_the_take_decision_would_take_it(k
     assert target(s, f, g, d) == (chit("mace_plus_1"), True)
 
 
+def test_the_worth_table_compiled_with_the_rules_is_worth_nb_of_every_hero_and_item():
+    """f's WORTH table (what the target search reads for an item chit) holds worth_nb of every hero card and item, for
+    the test cards and for the default ones; the magic ability makes two cards' rows differ (a magical weapon's
+    magic is worth nothing to a hero who has magic), so a row read for the wrong card would show."""
+    for components in (COMPONENTS, HauntedTowerComponents()):
+        s, f, _, _ = compile_rules(components, HauntedTowerRules(), PLAYERS, 2000, BOARD)
+        rows = []
+        for h in range(len(components.heroes)):
+            s[L.hs_at(P, L.HS_HERO)] = h
+            rows.append([f[L.worth_at(h, i)] for i in range(len(components.items))])
+            assert rows[-1] == [H.worth_nb(s, P, i) for i in range(len(components.items))], h
+        assert len({tuple(r) for r in rows}) == 2, rows
+        assert not f[L.worth_at(len(components.heroes), 0):].any()
+
+
+@pytest.mark.parametrize("hero", HEROES)
+def test_a_floor_item_is_a_target_exactly_when_taken_for_every_hero_and_item(hero):
+    """The target search values a floor item from the worth table, the take decision from worth_nb itself: for every
+    hero card and item, with the hero's armour, shield and weapon slots full, the item on the floor is a target
+    exactly when the take decision (asked as the kernel asks it) would take it."""
+    carried = ("leather_armor_plus_1", "shield_plus_1", "sword_plus_1", "silver_dagger")
+    taken = 0
+    for name in ITEMS:
+        if name in carried:
+            continue
+        s, f, g, d = table("cautious_looter", hero=hero, **LOOTER_NEUTRAL)
+        at_square(s, P, sq(1, 14, 2))
+        for other in carried:
+            give(s, P, chit(other))
+        c = chit(name)
+        put(s, g, c, sq(1, 12, 2), floor=True)
+        slot = PC.slot_of_nb(s, c)
+        if not M.usable_nb(s, P, c):
+            take = False
+        elif M.slot_room_nb(s, P, slot) > 0:
+            cands(s, E.TAKE_LEAVE, E.TAKE_FREE)
+            take = S.take_nb(s, f, P, c) != 0
+        else:
+            cands(s, E.TAKE_LEAVE, *[s[L.held_at(P, k)] for k in range(s[L.hs_at(P, L.HS_N_ITEMS)])
+                                     if PC.slot_of_nb(s, s[L.held_at(P, k)]) == slot])
+            take = S.take_nb(s, f, P, c) != 0
+        assert target(s, f, g, d) == ((c, True) if take else (-1, False)), name
+        taken += take
+    assert 0 < taken < len(ITEMS) - len(carried)
+
+
 @pytest.mark.parametrize("kind, hp, drink", [("monster_hunter", 5, 1), ("monster_hunter", 6, 0),
                                              ("specter_rusher", 5, 1), ("specter_rusher", 6, 0)])
 def test_hunter_and_rusher_drink_a_potion_that_wastes_nothing(kind, hp, drink):

@@ -50,7 +50,8 @@ from .layout import (CAND, CHIT_BLUE, CHIT_COLOUR, CHIT_FACEUP, CHIT_LOC, CHIT_O
                      OPT_PTS_PURPLE, OPT_SPECTER, N_SLOTS, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SC_SLOWED,
                      SLOTS_OK, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, g_room_far,
                      g_room_level, g_room_near, hand_at, held_at, hs_at, ht_at, it_at, mt_at, NEXT_STEP, next_step,
-                     opt_at, param_at, slots_at, g_entry, level_bits_at, N_LEVELS)
+                     opt_at, param_at, slots_at, g_entry, level_bits_at, N_LEVELS, OPT_N_HEROES, OPT_N_ITEMS,
+                     worth_at)
 from ..kernel_common import lowest_bit_nb, prefetch_run_nb
 from .pieces import chit_count_nb
 
@@ -135,13 +136,20 @@ def usable_item_nb(s, p, i):
 
 @rules_jit_inline
 def worth_nb(s, p, i):
-    """What item i is worth to hero p, apart from its chit's points: a weapon 1 + attack and damage bonuses (+1.5 for
-    a magical one when the hero lacks the magic ability, +0.5 silver, +0.5 a bane), armour and shields 1 + their
+    """What item i is worth to hero p, apart from its chit's points (:func:`hero_worth_nb` of its hero)."""
+    return hero_worth_nb(s, s[hs_at(p, HS_HERO)], i)
+
+
+@rules_jit_inline
+def hero_worth_nb(s, h, i):
+    """What item i is worth to hero card h, apart from its chit's points: a weapon 1 + attack and damage bonuses (+1.5
+    for a magical one when the hero lacks the magic ability, +0.5 silver, +0.5 a bane), armour and shields 1 + their
     armour bonus, a potion its healing / 3, holy water and wands 0.5 a use (+1 for a wand's magic to a hero without
-    it), other items 1 + their armour bonus."""
+    it), other items 1 + their armour bonus. It depends on the compiled hero and item only: compiled with them into
+    f's WORTH table (:func:`fill_worth_nb`), which the target search reads."""
     flags = s[it_at(i, IT_FLAGS)]
     slot = s[it_at(i, IT_SLOT)]
-    magic_hero = ability_of_nb(s, p, E.AB_MAGIC) > 0
+    magic_hero = s[ht_at(h, HT_ABILITY)] == E.AB_MAGIC
     if slot == E.SLOT_WEAPON:
         w = 1.0 + s[it_at(i, IT_ATTACK)] + s[it_at(i, IT_DAMAGE)]
         if (flags & E.IF_MAGICAL) != 0 and not magic_hero:
@@ -161,6 +169,15 @@ def worth_nb(s, p, i):
             w += 1.0
         return w
     return 1.0 + s[it_at(i, IT_AC)]
+
+
+@rules_jit
+def fill_worth_nb(s, f):
+    """f's WORTH table, compiled with the rules (``arrays.compile_rules``): :func:`hero_worth_nb` of every hero card
+    and item, so that a search valuing many item chits reads one number for each."""
+    for h in range(s[OPT + OPT_N_HEROES]):
+        for i in range(s[OPT + OPT_N_ITEMS]):
+            f[worth_at(h, i)] = hero_worth_nb(s, h, i)
 
 
 @rules_jit
@@ -220,13 +237,13 @@ def slots_fill_nb(s, f, p):
 
 
 @rules_jit_inline
-def take_gain_nb(s, p, c, i, slots):
+def take_gain_nb(s, f, p, c, i, slots):
     """What taking item i (on chit c) gains hero p (``slots``: its slots_nb): 0 when it cannot use it or it is no
-    better than the worst carried item of a full slot; its worth plus points (+0.1) when the slot has room; else the
-    difference to that worst item. The take decision takes exactly when this is above 0."""
+    better than the worst carried item of a full slot; its worth (f's WORTH table) plus points (+0.1) when the slot
+    has room; else the difference to that worst item. The take decision takes exactly when this is above 0."""
     if not usable_item_nb(s, p, i):
         return 0.0
-    v = worth_nb(s, p, i) + chit_points_nb(s, c)
+    v = f[worth_at(s[hs_at(p, HS_HERO)], i)] + chit_points_nb(s, c)
     slot = s[it_at(i, IT_SLOT)]
     if slots[slot] > 0:
         return 0.1 + v
@@ -359,7 +376,7 @@ def base_value_nb(s, f, p, c, slots):
     flee = f[param_at(p, P_FLEE_HP)]
     ck, ci = S.known_content_nb(s, p, c)
     if ck == E.CONTENT_ITEM:
-        gain = take_gain_nb(s, p, c, ci, slots)
+        gain = take_gain_nb(s, f, p, c, ci, slots)
         if gain <= 0.0:
             return NOT_WANTED
         if kind == LOOTER:

@@ -250,7 +250,8 @@ M_CHOICE_I = MISC + 4
 F_PARAMS = 0
 F_SLOTS = F_PARAMS + MAX_PLAYERS * N_PARAMS   # per seat, the 8 values of heuristics.slots_nb (valid: SLOTS_OK)
 N_SLOTS = 8
-F_SIZE = F_SLOTS + MAX_PLAYERS * N_SLOTS
+F_WORTH = F_SLOTS + MAX_PLAYERS * N_SLOTS     # per hero card and item, heuristics.hero_worth_nb (compiled)
+F_SIZE = F_WORTH + MAX_HEROES * MAX_ITEMS
 
 # --- board array `g`: a header of sizes and offsets, then the tables (board.Board) ---------------------------------
 G_N = 0                  # squares
@@ -350,6 +351,12 @@ def stream_at(i):
 @rules_index
 def slots_at(p, k):
     return np.uint64(F_SLOTS + p * N_SLOTS + k)
+
+
+@rules_index
+def worth_at(h, i):
+    """f's WORTH entry of hero card h and item i."""
+    return np.uint64(F_WORTH + h * MAX_ITEMS + i)
 
 
 @rules_index
