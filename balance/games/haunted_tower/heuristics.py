@@ -146,7 +146,8 @@ def hero_worth_nb(s, h, i):
     for a magical one when the hero lacks the magic ability, +0.5 silver, +0.5 a bane), armour and shields 1 + their
     armour bonus, a potion its healing / 3, holy water and wands 0.5 a use (+1 for a wand's magic to a hero without
     it), other items 1 + their armour bonus. It depends on the compiled hero and item only: compiled with them into
-    f's WORTH table (:func:`fill_worth_nb`), which the target search reads."""
+    f's WORTH table (:func:`fill_worth_nb`), which the target search and
+    :func:`slots_fill_nb` read."""
     flags = s[it_at(i, IT_FLAGS)]
     slot = s[it_at(i, IT_SLOT)]
     magic_hero = s[ht_at(h, HT_ABILITY)] == E.AB_MAGIC
@@ -214,7 +215,7 @@ def slots_fill_nb(s, f, p):
         if i < 0:
             continue
         slot = s[it_at(i, IT_SLOT)]
-        v = worth_nb(s, p, i) + chit_points_nb(s, c)
+        v = f[worth_at(s[hs_at(p, HS_HERO)], i)] + chit_points_nb(s, c)
         if slot == E.SLOT_ARMOR:
             c0 += 1
             w0 = min(w0, v)
