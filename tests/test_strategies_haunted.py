@@ -25,13 +25,14 @@ from balance.games.haunted_tower import STRATEGIES, compile_scenario
 from balance.games.haunted_tower import board as B
 from balance.games.haunted_tower import combat as C
 from balance.games.haunted_tower import enums as E
-from balance.games.haunted_tower import heuristics as H
 from balance.games.haunted_tower import kernel as K
 from balance.games.haunted_tower import layout as L
 from balance.games.haunted_tower import movement as M
 from balance.games.haunted_tower import pieces as PC
 from balance.games.haunted_tower import setup as SU
 from balance.games.haunted_tower import strategies as S
+from balance.games.haunted_tower import targets as T
+from balance.games.haunted_tower import valuation as V
 from balance.games.haunted_tower.arrays import chit_contents, compile_rules
 from balance.games.haunted_tower.components import HauntedTowerComponents, HauntedTowerRules
 from balance.scenario import load_scenario
@@ -135,7 +136,7 @@ def encounter(s, f, g, d, left: int = 1) -> int:
 
 
 def target(s, f, g, d) -> tuple[int, bool]:
-    c, wanted = H.best_target_nb(s, f, g, d, P, s[L.hs_at(P, L.HS_SQ)], M.climb_table_nb(s, P))
+    c, wanted = T.best_target_nb(s, f, g, d, P, s[L.hs_at(P, L.HS_SQ)], M.climb_table_nb(s, P))
     return int(c), bool(wanted)
 
 
@@ -195,9 +196,9 @@ def test_parameter_slots_follow_the_strategy_specs():
         "monster_hunter": (S.HUNTER, ["flee_hp", "purple_bonus", "specter_attack"]),
         "specter_rusher": (S.RUSHER, ["flee_hp", "specter_hp", "level_bonus"]),
     }
-    assert (H.LOOTER, H.HUNTER, H.RUSHER) == (S.LOOTER, S.HUNTER, S.RUSHER)
-    assert (H.P_FLEE_HP, H.P_POTION_HP, H.P_PURPLE_HP) == (0, 1, 2)
-    assert (H.P_PURPLE_BONUS, H.P_SPECTER_ATTACK, H.P_SPECTER_HP, H.P_LEVEL_BONUS) == (1, 2, 1, 2)
+    assert (V.LOOTER, V.HUNTER, V.RUSHER) == (S.LOOTER, S.HUNTER, S.RUSHER)
+    assert (V.P_FLEE_HP, V.P_POTION_HP, V.P_PURPLE_HP) == (0, 1, 2)
+    assert (V.P_PURPLE_BONUS, V.P_SPECTER_ATTACK, V.P_SPECTER_HP, V.P_LEVEL_BONUS) == (1, 2, 1, 2)
     for spec in STRATEGIES.values():
         assert len(spec.params) <= L.N_PARAMS
         for x in spec.params:
@@ -230,7 +231,7 @@ def test_flee_hp_does_not_run_from_a_monster_that_cannot_hit_it(kind, ring, row)
         give(s, P, chit("ring_of_protection"))
     at_square(s, P, sq(*GUARD), hp=3)
     put(s, g, chit("zombie"), sq(1, 10, 2))
-    assert H.exposed_to_nb(s, P, MONSTERS.index("zombie")) is not ring
+    assert V.exposed_to_nb(s, P, MONSTERS.index("zombie")) is not ring
     assert fight(s, f, chit("zombie")) == row
 
 
@@ -348,21 +349,21 @@ def test_hunter_specter_attack_is_its_best_attack_bonus_that_can_damage_the_spec
     at_square(s, P, sq(3, 9, 13))
     put(s, g, SPECTER, sq(3, 10, 13), faceup=True)
     put(s, g, chit("skeleton"), sq(3, 13, 13))
-    assert H.specter_strength_nb(s, P) == 4.0
+    assert V.specter_strength_nb(s, P) == 4.0
     assert encounter(s, f, g, d) == (SPECTER if met else -1)
 
 
 def test_hunter_specter_strength_counts_only_attacks_that_can_damage_it():
     s, f, g, d = table("monster_hunter", **HUNTER_NEUTRAL)
-    assert H.specter_strength_nb(s, P) == H.NO_ATTACK                       # a fighter's own weapon cannot
+    assert V.specter_strength_nb(s, P) == V.NO_ATTACK                       # a fighter's own weapon cannot
     give(s, P, chit("silver_dagger"))
-    assert H.specter_strength_nb(s, P) == H.NO_ATTACK                       # silver is not enough
+    assert V.specter_strength_nb(s, P) == V.NO_ATTACK                       # silver is not enough
     give(s, P, chit("holy_water"))
-    assert H.specter_strength_nb(s, P) == 3.0
+    assert V.specter_strength_nb(s, P) == 3.0
     s[L.hs_at(P, L.HS_DRAINS)] = 1
-    assert H.specter_strength_nb(s, P) == 2.0
+    assert V.specter_strength_nb(s, P) == 2.0
     s, f, g, d = table("monster_hunter", hero="elf", **HUNTER_NEUTRAL)
-    assert H.specter_strength_nb(s, P) == 2.0                               # the elf's magic
+    assert V.specter_strength_nb(s, P) == 2.0                               # the elf's magic
 
 
 # --- specter_rusher: specter_hp, level_bonus ----------------------------------------------------------------------
@@ -442,10 +443,10 @@ def test_best_weapon_is_the_highest_expected_damage():
     for c in (chit("sword_plus_2"), chit("stake")):
         give(s, P, c)
     m = MONSTERS.index("vampire")
-    assert H.expected_damage_nb(s, P, ITEMS.index("stake"), m, False) == pytest.approx(2 / 6 * 7)
-    assert H.expected_damage_nb(s, P, ITEMS.index("sword_plus_2"), m, False) == pytest.approx(4 / 6 * 3)
-    assert H.expected_damage_nb(s, P, ITEMS.index("sword_plus_2"), m, True) == pytest.approx(2 / 6 * 3)
-    assert H.expected_damage_nb(s, P, -1, m, False) == 0.0
+    assert V.expected_damage_nb(s, P, ITEMS.index("stake"), m, False) == pytest.approx(2 / 6 * 7)
+    assert V.expected_damage_nb(s, P, ITEMS.index("sword_plus_2"), m, False) == pytest.approx(4 / 6 * 3)
+    assert V.expected_damage_nb(s, P, ITEMS.index("sword_plus_2"), m, True) == pytest.approx(2 / 6 * 3)
+    assert V.expected_damage_nb(s, P, -1, m, False) == 0.0
     put(s, g, chit("vampire"), sq(1, 10, 2))
     assert fight(s, f, chit("vampire")) == (E.CO_ATTACK, chit("stake"))
 
@@ -456,8 +457,8 @@ def test_rust_monster_ignores_metal_bonuses():
     for c in (chit("mace_plus_1"), chit("staff")):
         give(s, P, c)
     m = MONSTERS.index("rust_monster")
-    assert H.attack_bonus_nb(s, P, ITEMS.index("mace_plus_1"), m) == 2.0
-    assert H.attack_bonus_nb(s, P, ITEMS.index("staff"), m) == 3.0
+    assert V.attack_bonus_nb(s, P, ITEMS.index("mace_plus_1"), m) == 2.0
+    assert V.attack_bonus_nb(s, P, ITEMS.index("staff"), m) == 3.0
     put(s, g, chit("rust_monster"), sq(1, 10, 2))
     assert fight(s, f, chit("rust_monster")) == (E.CO_ATTACK, chit("staff"))
 
@@ -483,7 +484,7 @@ def test_last_stand_charges_the_specter_even_without_an_attack_that_can_hurt_it(
     at_square(s, P, sq(3, 9, 13))
     put(s, g, SPECTER, sq(3, 10, 13), faceup=True)
     m = MONSTERS.index("specter")
-    assert not H.can_hurt_nb(s, P, m) and H.exposed_to_nb(s, P, m)
+    assert not V.can_hurt_nb(s, P, m) and V.exposed_to_nb(s, P, m)
     assert target(s, f, g, d) == (SPECTER, False) and encounter(s, f, g, d) == SPECTER
     assert fight(s, f, SPECTER) == OWN
     PC.set_loc_nb(s, SPECTER, E.LOC_BOARD)
@@ -499,7 +500,7 @@ def test_a_fight_neither_side_can_win_is_never_started():
     at_square(s, P, sq(3, 9, 13))
     put(s, g, SPECTER, sq(3, 10, 13), faceup=True)
     m = MONSTERS.index("specter")
-    assert H.armour_class_nb(s, P, m) == 13 and not H.exposed_to_nb(s, P, m)
+    assert V.armour_class_nb(s, P, m) == 13 and not V.exposed_to_nb(s, P, m)
     assert target(s, f, g, d) == (-1, False) and encounter(s, f, g, d) == -1
     assert fight(s, f, SPECTER) == RUN
     PC.set_loc_nb(s, SPECTER, E.LOC_BOARD)
@@ -514,12 +515,12 @@ def test_an_attack_that_cannot_hit_is_no_attack():
     """A magic-user (attack 1, magic) needs a 9 on 1d6 against the Specter's AC 10: it cannot hurt it."""
     s, f, g, d = table("monster_hunter", hero="magic_user", **HUNTER_NEUTRAL)
     m = MONSTERS.index("specter")
-    assert H.damages_nb(s, P, -1, m) and H.expected_damage_nb(s, P, -1, m, False) == 0.0
-    assert not H.can_hurt_nb(s, P, m)
+    assert PC.may_damage_with_nb(s, P, -1, m) and V.expected_damage_nb(s, P, -1, m, False) == 0.0
+    assert not V.can_hurt_nb(s, P, m)
     give(s, P, chit("wand_of_magic_missiles"))                                   # +2: still 7 needed
-    assert not H.can_hurt_nb(s, P, m)
+    assert not V.can_hurt_nb(s, P, m)
     s[L.hs_at(P, L.HS_ATTACK)] = 2
-    assert H.can_hurt_nb(s, P, m)
+    assert V.can_hurt_nb(s, P, m)
 
 
 # --- items: take, swap, potions ------------------------------------------------------------------------------------
@@ -572,7 +573,7 @@ def test_the_worth_table_compiled_with_the_rules_is_worth_nb_of_every_hero_and_i
         for h in range(len(components.heroes)):
             s[L.hs_at(P, L.HS_HERO)] = h
             rows.append([f[L.worth_at(h, i)] for i in range(len(components.items))])
-            assert rows[-1] == [H.worth_nb(s, P, i) for i in range(len(components.items))], h
+            assert rows[-1] == [V.worth_nb(s, P, i) for i in range(len(components.items))], h
         assert len({tuple(r) for r in rows}) == 2, rows
         assert not f[L.worth_at(len(components.heroes), 0):].any()
 
@@ -688,7 +689,7 @@ def test_robber_fly_drops_the_item_where_the_victim_reaches_it_at_the_highest_co
     put(s, g, chit("skeleton", 1), sq(2, 9, 2))
     near, far, up = sq(1, 12, 3), sq(1, 2, 2), sq(2, 4, 2)
     t = M.climb_table_nb(s, v)
-    assert t == 0 and dist(t, sq(*GUARD), up) == H.UNREACHABLE
+    assert t == 0 and dist(t, sq(*GUARD), up) == V.UNREACHABLE
     cands(s, near, far, near)
     assert S.steal_square_nb(s, f, g, d, P, v) == 1
     cands(s, near, up, far)
@@ -776,11 +777,11 @@ def test_a_chit_behind_a_door_is_met_with_a_point_left():
     at_square(s, P, hall)
     c = chit("skeleton")
     put(s, g, c, inside)
-    assert tuple(H.stop_next_to_nb(s, g, d, P, hall, 0, inside)) == (door_side, 3)
+    assert tuple(T.stop_next_to_nb(s, g, d, P, hall, 0, inside)) == (door_side, 3)
     assert move(s, f, g, d, 3) == door_side
     assert move(s, f, g, d, 1) == sq(1, 7, 11)
     at_square(s, P, door_side)
-    assert tuple(H.stop_next_to_nb(s, g, d, P, door_side, 0, inside)) == (door_side, 1)
+    assert tuple(T.stop_next_to_nb(s, g, d, P, door_side, 0, inside)) == (door_side, 1)
     assert encounter(s, f, g, d, left=1) == c
     assert encounter(s, f, g, d, left=0) == -1
 
@@ -808,13 +809,13 @@ def test_the_walk_takes_the_first_shortest_step_in_the_map_order_at_every_square
             if step is None or spent + step[1] > mp:
                 break
             cur, spent = step[0], spent + step[1]
-            if H.free_for_nb(s, cur, P):
+            if T.free_for_nb(s, cur, P):
                 last = cur
         return last
 
     for _ in range(400):
         t, here, goal, mp = int(rng.integers(4)), int(rng.integers(n)), int(rng.integers(n)), int(rng.integers(1, 30))
-        assert int(H.walk_toward_nb(s, g, d, P, here, t, mp, goal)) == walked(here, t, mp, goal), (t, here, goal, mp)
+        assert int(T.walk_toward_nb(s, g, d, P, here, t, mp, goal)) == walked(here, t, mp, goal), (t, here, goal, mp)
 
 
 def test_a_chit_has_a_stop_exactly_when_the_cheapest_stop_search_finds_one():
@@ -827,8 +828,8 @@ def test_a_chit_has_a_stop_exactly_when_the_cheapest_stop_search_finds_one():
     put(s, g, chit("skeleton"), inside)
 
     def agree(here, t, x):
-        has = bool(H.has_stop_nb(s, g, d, P, here, t, x))
-        assert has == (H.stop_next_to_nb(s, g, d, P, here, t, x)[0] >= 0)
+        has = bool(T.has_stop_nb(s, g, d, P, here, t, x))
+        assert has == (T.stop_next_to_nb(s, g, d, P, here, t, x)[0] >= 0)
         return has
 
     assert agree(hall, 0, inside)
@@ -837,10 +838,10 @@ def test_a_chit_has_a_stop_exactly_when_the_cheapest_stop_search_finds_one():
         a = int(L.g_adj(g, inside, k))
         if a >= 0:
             put(s, g, next(blockers), a)
-    assert agree(hall, 0, inside) and tuple(H.stop_next_to_nb(s, g, d, P, hall, 0, inside)) == (door_side, 3)
+    assert agree(hall, 0, inside) and tuple(T.stop_next_to_nb(s, g, d, P, hall, 0, inside)) == (door_side, 3)
     at_square(s, 0, door_side)
     assert not agree(hall, 0, inside)
-    upstairs = next(q for q in range(BOARD.n_squares) if BOARD.level[q] == 2 and dist(0, hall, q) >= H.UNREACHABLE
+    upstairs = next(q for q in range(BOARD.n_squares) if BOARD.level[q] == 2 and dist(0, hall, q) >= V.UNREACHABLE
                     and any(int(L.g_adj(g, q, k)) >= 0 for k in range(g[L.G_A])))
     put(s, g, next(blockers), upstairs)
     assert not agree(hall, 0, upstairs) and agree(hall, 2, upstairs)
@@ -854,7 +855,7 @@ def test_a_chit_with_no_free_square_next_to_it_is_no_target(kind):
     put(s, g, chit("skeleton"), corner)
     for k, q in enumerate((sq(1, 10, 2), sq(1, 9, 3))):
         put(s, g, chit("potion_of_healing", k), q, floor=True)
-    assert tuple(H.stop_next_to_nb(s, g, d, P, sq(1, 14, 6), 0, corner)) == (-1, H.UNREACHABLE)
+    assert tuple(T.stop_next_to_nb(s, g, d, P, sq(1, 14, 6), 0, corner)) == (-1, V.UNREACHABLE)
     c, wanted = target(s, f, g, d)
     assert wanted and c in (chit("potion_of_healing", 0), chit("potion_of_healing", 1))
 
@@ -981,17 +982,17 @@ def test_damages_and_slot_room_agree_with_the_kernel(hero):
     for i in range(len(ITEMS)):
         s[L.CHIT_INDEX + probe] = i
         for m in range(len(MONSTERS)):
-            assert H.damages_nb(s, P, i, m) == C.may_damage_nb(s, P, probe, m), (ITEMS[i], MONSTERS[m])
-        assert H.damages_nb(s, P, -1, i % len(MONSTERS)) == C.may_damage_nb(s, P, -1, i % len(MONSTERS))
+            assert PC.may_damage_with_nb(s, P, i, m) == C.may_damage_nb(s, P, probe, m), (ITEMS[i], MONSTERS[m])
+        assert PC.may_damage_with_nb(s, P, -1, i % len(MONSTERS)) == C.may_damage_nb(s, P, -1, i % len(MONSTERS))
     s[L.CHIT_INDEX + probe] = ITEMS.index("sword_plus_1")
     for c in (chit("sword_plus_1"), chit("sword_plus_2"), chit("silver_dagger"), chit("chain_mail_plus_1"),
               chit("shield_plus_1"), chit("potion_of_healing")):
         give(s, P, c)
-        slots = H.slots_nb(s, f, P)
+        slots = V.slots_nb(s, f, P)
         for slot in range(4):
             assert slots[slot] == M.slot_room_nb(s, P, slot)
         for m in range(len(MONSTERS)):
-            assert H.armour_class_nb(s, P, m) == C.armour_class_nb(s, P, m)
+            assert V.armour_class_nb(s, P, m) == C.armour_class_nb(s, P, m)
 
 
 @pytest.mark.parametrize("kind", HEURISTICS)
@@ -1002,21 +1003,21 @@ def test_the_slots_kept_between_decisions_change_with_every_item_taken_or_lost(k
 
     def fresh():
         s[L.SLOTS_OK + P] = 0
-        return tuple(H.slots_nb(s, f, P))
+        return tuple(V.slots_nb(s, f, P))
 
-    assert tuple(H.slots_nb(s, f, P)) == fresh() and s[L.SLOTS_OK + P] == 1
+    assert tuple(V.slots_nb(s, f, P)) == fresh() and s[L.SLOTS_OK + P] == 1
     carried = []
     for c in (chit("sword_plus_1"), chit("sword_plus_2"), chit("silver_dagger"), chit("chain_mail_plus_1"),
               chit("chain_mail_plus_1", 1), chit("shield_plus_1")):
-        before = tuple(H.slots_nb(s, f, P))
+        before = tuple(V.slots_nb(s, f, P))
         give(s, P, c)
         carried.append(c)
-        after = tuple(H.slots_nb(s, f, P))
+        after = tuple(V.slots_nb(s, f, P))
         assert after == fresh() and after != before, ITEMS[CHITS[c][2]]
     for c in carried:
-        before = tuple(H.slots_nb(s, f, P))
+        before = tuple(V.slots_nb(s, f, P))
         PC.uncarry_nb(s, P, c, E.LOC_GONE)
-        after = tuple(H.slots_nb(s, f, P))
+        after = tuple(V.slots_nb(s, f, P))
         assert after == fresh() and after != before, ITEMS[CHITS[c][2]]
 
 
@@ -1059,7 +1060,7 @@ def decisions(s, f, g, d):
     out = []
     here = s[L.hs_at(P, L.HS_SQ)]
     for t in range(4):
-        out.append(tuple(H.best_target_nb(s, f, g, d, P, here, t)))
+        out.append(tuple(T.best_target_nb(s, f, g, d, P, here, t)))
         s[L.SC + L.SC_CLIMB] = t
         for mp in (2, 5, 9):
             s[L.SC + L.SC_MP] = mp
@@ -1110,21 +1111,21 @@ def chit_search_by_the_rule(s, f, g, d, p, here, t):
     """best_target_nb as its docstring states the rule: every chit on the board or the floor in increasing order; the
     first wanted one of best value - cost with a free square to encounter it from, else the first nearest fallback
     chit with one. The kernel's search takes the chits in groups (known, unknown blue, unknown purple) instead."""
-    best, best_score, fallback, fallback_cost = -1, 0.0, -1, H.UNREACHABLE
-    slots = H.slots_nb(s, f, p)
+    best, best_score, fallback, fallback_cost = -1, 0.0, -1, V.UNREACHABLE
+    slots = V.slots_nb(s, f, p)
     for c in range(len(CHITS)):
         if s[L.CHIT_LOC + c] not in (E.LOC_BOARD, E.LOC_FLOOR):
             continue
         x = int(s[L.CHIT_SQ + c])
         k = dist(t, here, x)
-        if k >= H.UNREACHABLE:
+        if k >= V.UNREACHABLE:
             continue
-        v = H.chit_value_nb(s, f, g, p, c, int(BOARD.level[here]), slots)
-        if v > H.NOT_WANTED:
-            if (best < 0 or v - k > best_score) and H.has_stop_nb(s, g, d, p, here, t, x):
+        v = V.chit_value_nb(s, f, g, p, c, int(BOARD.level[here]), slots)
+        if v > V.NOT_WANTED:
+            if (best < 0 or v - k > best_score) and T.has_stop_nb(s, g, d, p, here, t, x):
                 best, best_score = c, v - k
-        elif best < 0 and s[L.CHIT_LOC + c] == E.LOC_BOARD and k < fallback_cost and H.fallback_ok_nb(s, p, c) \
-                and H.has_stop_nb(s, g, d, p, here, t, x):
+        elif best < 0 and s[L.CHIT_LOC + c] == E.LOC_BOARD and k < fallback_cost and T.fallback_ok_nb(s, p, c) \
+                and T.has_stop_nb(s, g, d, p, here, t, x):
             fallback, fallback_cost = c, k
     return (best, True) if best >= 0 else (fallback, False)
 
@@ -1150,28 +1151,28 @@ def test_the_grouped_chit_search_finds_what_the_rule_finds_ties_to_the_lower_chi
                         if CHITS[c][1] == E.CONTENT_ITEM and s[L.CHIT_LOC + c] in (E.LOC_BOARD, E.LOC_FLOOR):
                             PC.lift_chit_nb(s, g, c)
                             PC.set_loc_nb(s, c, E.LOC_ASIDE)
-                slots = H.slots_nb(s, f, P)
-                assert H.has_other_target_nb(s, f, P) == any(
-                    H.base_value_nb(s, f, P, c, slots) > H.NOT_WANTED for c in range(len(CHITS))
+                slots = V.slots_nb(s, f, P)
+                assert V.has_other_target_nb(s, f, P) == any(
+                    V.base_value_nb(s, f, P, c, slots) > V.NOT_WANTED for c in range(len(CHITS))
                     if s[L.CHIT_LOC + c] in (E.LOC_BOARD, E.LOC_FLOOR))
                 for here in rng.choice([int(q) for q in BOARD.placeable if s[L.SQ_CHIT + q] < 0], 30, replace=False):
                     level = int(BOARD.level[here])
                     for t in range(4):
                         want = chit_search_by_the_rule(s, f, g, d, P, here, t)
-                        assert tuple(H.best_target_nb(s, f, g, d, P, here, t)) == want, (kind, seed, weak, here, t)
+                        assert tuple(T.best_target_nb(s, f, g, d, P, here, t)) == want, (kind, seed, weak, here, t)
                         c, wanted = want
                         if c < 0:
                             continue
 
                         def rank(o):            # what the search compares: the score, or the cost for a fallback
                             k = dist(t, here, s[L.CHIT_SQ + o])
-                            v = H.chit_value_nb(s, f, g, P, o, level, slots)
-                            ok = k < H.UNREACHABLE and (v > H.NOT_WANTED) == wanted and (
-                                wanted or (s[L.CHIT_LOC + o] == E.LOC_BOARD and H.fallback_ok_nb(s, P, o)))
+                            v = V.chit_value_nb(s, f, g, P, o, level, slots)
+                            ok = k < V.UNREACHABLE and (v > V.NOT_WANTED) == wanted and (
+                                wanted or (s[L.CHIT_LOC + o] == E.LOC_BOARD and T.fallback_ok_nb(s, P, o)))
                             return (v - k if wanted else k) if ok else None
                         ties[wanted] += any(
                             s[L.CHIT_LOC + o] in (E.LOC_BOARD, E.LOC_FLOOR) and group(s, o) < group(s, c)
-                            and rank(o) == rank(c) and H.has_stop_nb(s, g, d, P, here, t, s[L.CHIT_SQ + o])
+                            and rank(o) == rank(c) and T.has_stop_nb(s, g, d, P, here, t, s[L.CHIT_SQ + o])
                             for o in range(c + 1, len(CHITS)))
     assert ties[True] >= 3, ties
     assert ties[False] == 0     # (the states make no fallback tie across groups: the next test makes one)
@@ -1190,7 +1191,7 @@ def test_a_fallback_tie_goes_to_the_lower_chit_whichever_the_seat_knows(known):
     by_cost = {}
     for q in BOARD.placeable:
         q = int(q)
-        if BOARD.level[q] == 1 and H.has_stop_nb(s, g, d, P, here, 0, q):
+        if BOARD.level[q] == 1 and T.has_stop_nb(s, g, d, P, here, 0, q):
             by_cost.setdefault(dist(0, here, q), []).append(q)
     a, b = next(v for k, v in sorted(by_cost.items()) if k > 2 and len(v) >= 2)[:2]
     put(s, g, low, a, placer=P if known else -1)
@@ -1209,8 +1210,8 @@ def test_the_level_bound_is_the_least_cost_onto_the_level_from_every_square():
         for lv in B.LEVELS:
             least = BOARD.dist[t][:, level == lv].min(axis=1)
             for here in np.flatnonzero(level != lv):
-                assert H.level_bound_nb(d, g, t, int(here), lv) == least[here], (t, lv, here)
-                cases["unreachable" if least[here] >= H.UNREACHABLE else "bounded"] += 1
+                assert T.level_bound_nb(d, g, t, int(here), lv) == least[here], (t, lv, here)
+                cases["unreachable" if least[here] >= V.UNREACHABLE else "bounded"] += 1
     assert min(cases.values()) > 100, cases
 
 
@@ -1227,22 +1228,22 @@ def test_a_chit_on_another_level_at_its_bound_still_wins_a_tie_by_its_number():
         at_square(s, P, here)
         e = min((int(x) for x in np.flatnonzero(np.asarray(BOARD.level) == 2)), key=lambda x: (dist(t, here, x), x))
         k = dist(t, here, e)
-        if k >= H.UNREACHABLE or s[L.SQ_HERO + e] >= 0:
+        if k >= V.UNREACHABLE or s[L.SQ_HERO + e] >= 0:
             continue
         put(s, g, low, e)
         same = [int(x) for x in BOARD.placeable if BOARD.level[x] == 1 and x != here and dist(t, here, x) == k
-                and s[L.SQ_HERO + x] < 0 and H.has_stop_nb(s, g, d, P, here, t, int(x))]
-        if not same or not H.has_stop_nb(s, g, d, P, here, t, e):
+                and s[L.SQ_HERO + x] < 0 and T.has_stop_nb(s, g, d, P, here, t, int(x))]
+        if not same or not T.has_stop_nb(s, g, d, P, here, t, e):
             continue
         put(s, g, high, same[0])
-        assert H.level_bound_nb(d, g, t, here, 2) == k
-        assert tuple(H.best_target_nb(s, f, g, d, P, here, t)) == (low, True)
+        assert T.level_bound_nb(d, g, t, here, 2) == k
+        assert tuple(T.best_target_nb(s, f, g, d, P, here, t)) == (low, True)
         PC.lift_chit_nb(s, g, low)                      # one step further than the bound: Tower 1's chit
         PC.set_loc_nb(s, low, E.LOC_CUP)
         further = [int(x) for x in np.flatnonzero(np.asarray(BOARD.level) == 2) if dist(t, here, x) == k + 1
-                   and s[L.SQ_CHIT + x] < 0 and H.has_stop_nb(s, g, d, P, here, t, int(x))]
+                   and s[L.SQ_CHIT + x] < 0 and T.has_stop_nb(s, g, d, P, here, t, int(x))]
         put(s, g, low, further[0])
-        assert tuple(H.best_target_nb(s, f, g, d, P, here, t)) == (high, True)
+        assert tuple(T.best_target_nb(s, f, g, d, P, here, t)) == (high, True)
         return
     raise AssertionError("no square of Tower 1 makes the tie")
 
@@ -1284,8 +1285,8 @@ def stalled_by_the_rules(s) -> bool:
     for p in range(s[L.OPT + L.OPT_PLAYERS]):
         if s[L.hs_at(p, L.HS_OUT)] == 0:
             t = M.climb_table_nb(s, p)
-            reach = dist(t, s[L.hs_at(p, L.HS_SQ)], s[L.CHIT_SQ + specter]) < H.UNREACHABLE
-            if reach and (H.can_hurt_nb(s, p, m) or H.exposed_to_nb(s, p, m)):
+            reach = dist(t, s[L.hs_at(p, L.HS_SQ)], s[L.CHIT_SQ + specter]) < V.UNREACHABLE
+            if reach and (V.can_hurt_nb(s, p, m) or V.exposed_to_nb(s, p, m)):
                 return False
     return True
 

@@ -34,7 +34,7 @@ def _mask(names, table) -> int:
 def level_entries(board: B.Board) -> np.ndarray:
     """Per level 0..3 (row 0 unused), the squares where a movement edge from a square of another level arrives
     (staircase landings and tops), -1-padded: a path onto a level from another passes one of them first, so the
-    cheapest of them bounds the cost of every square of that level from below (``heuristics.level_bound_nb``)."""
+    cheapest of them bounds the cost of every square of that level from below (``targets.level_bound_nb``)."""
     nbr, level = board.nbr, board.level
     src = np.repeat(np.arange(board.n_squares), nbr.shape[1])
     dst = nbr.ravel()
@@ -162,7 +162,7 @@ def compile_rules(components: HauntedTowerComponents, rules: HauntedTowerRules, 
     for k, v in opt.items():
         s[L.OPT + k] = v
     f = np.zeros(L.F_SIZE, np.float64)
-    from .heuristics import fill_worth_nb           # (heuristics -> strategies -> ... import the layout only)
+    from .valuation import fill_worth_nb            # (valuation -> strategies -> ... import the layout only)
     fill_worth_nb(s, f)
     g, d = board_arrays(board)
     return s, f, g.copy(), d.copy()

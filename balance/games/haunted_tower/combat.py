@@ -11,19 +11,19 @@ from __future__ import annotations
 from ..._jit import rules_jit
 from . import enums as E
 from . import strategies as S
-from .layout import (CAND, CHIT_COLOUR, CHIT_INDEX, CHIT_LOC, CHIT_SQ, CHIT_USES, G_N, HS_ATTACK,
-                     HS_BANE_KILLS, HS_DAMAGE_DEALT, HS_DAMAGE_TAKEN, HS_DEATHS, HS_DRAINS, HS_ENCOUNTERS, HS_HELD_TURN,
-                     HS_HERO, HS_HIT_SPECTER_NOW, HS_HP, HS_KILLS, HS_MAXHP, HS_N_ITEMS, HS_OUT, HS_RUNS,
-                     HS_SPECTER_HIT, HS_SPECTER_KILL, HS_SQ, HT_ABILITY, HT_ABILITY_VALUE, HT_AC, IT_AC, IT_ATTACK,
-                     IT_BANE, IT_BANE_DAMAGE, IT_DAMAGE, IT_FLAGS, IT_HEAL, IT_USES, MC_ENCOUNTERS, MC_HERO_DEATHS,
-                     MC_KILLS, MC_RUNS, MT_AC, MT_ATTACK, MT_DAMAGE, MT_DOUBLE, MT_HAS_ROLL, MT_HP, MT_IGNORES_METAL,
-                     MT_INIT_BONUS, MT_INITIATIVE, MT_ONLY_BY, MT_STAYS, MT_UNDEAD, OPT, OPT_INIT_TIES, OPT_PLAYERS,
-                     OPT_SPECTER_ONCE, PATH, SC, SC_FIGHT, SC_FIGHT_DRAINED, SC_FIGHT_HP, SC_IN, SC_N_CAND,
-                     SC_CLIMB, SC_PATH_FROM, SC_PATH_N, SC_SLOWED, SC_SPECTER_KILLER, SC_VICTIM, at, cost, held_at,
-                     hit_roll_at, hs_at, ht_at, it_at, mcnt_at, mt_at, opt_at, MAX_FIGHT_ROUNDS, SC_TURN)
+from .layout import (CAND, CHIT_INDEX, CHIT_LOC, CHIT_USES, G_N, HS_ATTACK, HS_BANE_KILLS, HS_DAMAGE_DEALT,
+                     HS_DAMAGE_TAKEN, HS_DEATHS, HS_DRAINS, HS_HELD_TURN, HS_HERO, HS_HIT_SPECTER_NOW, HS_HP, HS_KILLS,
+                     HS_MAXHP, HS_N_ITEMS, HS_OUT, HS_RUNS, HS_SPECTER_HIT, HS_SPECTER_KILL, HS_SQ, HT_AC, IT_AC,
+                     IT_ATTACK, IT_BANE, IT_FLAGS, IT_HEAL, IT_USES, MC_ENCOUNTERS, MC_HERO_DEATHS, MC_KILLS, MC_RUNS,
+                     MT_AC, MT_ATTACK, MT_DAMAGE, MT_DOUBLE, MT_HAS_ROLL, MT_HP, MT_INIT_BONUS, MT_INITIATIVE,
+                     MT_STAYS, MT_UNDEAD, OPT, OPT_INIT_TIES, OPT_PLAYERS, OPT_SPECTER_ONCE, PATH, SC, SC_FIGHT,
+                     SC_FIGHT_DRAINED, SC_FIGHT_HP, SC_IN, SC_N_CAND, SC_CLIMB, SC_PATH_FROM, SC_PATH_N, SC_SLOWED,
+                     SC_SPECTER_KILLER, SC_VICTIM, at, cost, held_at, hit_roll_at, hs_at, ht_at, it_at, mcnt_at, mt_at,
+                     opt_at, MAX_FIGHT_ROUNDS, SC_TURN)
 from .movement import record_path_nb, respawn_nb
-from .pieces import (emit_nb, free_square_nb, illegal_nb, is_specter_nb, item_of_nb, keep_monster_nb, lay_chit_nb,
-                     lift_chit_nb, place_hero_nb, set_loc_nb, turn_up_nb, uncarry_nb, die_nb)
+from .pieces import (ability_nb, counts_nb, emit_nb, hit_damage_nb, free_square_nb, illegal_nb, is_specter_nb,
+                     item_of_nb, keep_monster_nb, lay_chit_nb, lift_chit_nb, may_damage_with_nb, place_hero_nb,
+                     set_loc_nb, turn_up_nb, uncarry_nb, die_nb)
 
 # What a step of the fight ends in.
 FIGHT_ON = 0
@@ -35,21 +35,6 @@ RUN_FAILED = 5           # the hero tried to run and did not escape: the monster
 STOP = 6                 # an illegal answer, or the Specter is dead: the game is over
 ROBBER_FLY_REACH = 10    # "moved 10 squares away"
 FREE_CLIMB = 2           # the robber fly's 10 squares are counted with climbing allowed (board table 2)
-
-
-@rules_jit
-def ability_nb(s, p, kind):
-    """The hero's ability value when its ability is `kind`, else 0 (and 1 for the magic ability, which has none)."""
-    h = s[hs_at(p, HS_HERO)]
-    if s[ht_at(h, HT_ABILITY)] != kind:
-        return 0
-    return max(1, s[ht_at(h, HT_ABILITY_VALUE)]) if kind == E.AB_MAGIC else s[ht_at(h, HT_ABILITY_VALUE)]
-
-
-@rules_jit
-def counts_nb(s, item, m):
-    """Does item `item`'s bonus count against monster m? Not a metal item's against the rust monster."""
-    return not ((s[it_at(item, IT_FLAGS)] & E.IF_METAL) != 0 and s[mt_at(m, MT_IGNORES_METAL)] == 1)
 
 
 @rules_jit
@@ -121,19 +106,9 @@ def use_up_nb(s, p, c):
 
 @rules_jit
 def may_damage_nb(s, p, c, m):
-    """Can an attack of hero p with item chit c (-1: its own weapon) damage monster m ("Can only be damaged by")?"""
-    only = s[mt_at(m, MT_ONLY_BY)]
-    if only == 0:
-        return True
-    kinds = E.BY_MAGIC if ability_nb(s, p, E.AB_MAGIC) > 0 else 0
-    if c >= 0:
-        item = item_of_nb(s, c)
-        flags = s[it_at(item, IT_FLAGS)]
-        if s[it_at(item, IT_BANE)] == m:
-            return True
-        kinds |= (E.BY_MAGIC if flags & E.IF_MAGIC else 0) | (E.BY_MAGIC_WEAPON if flags & E.IF_MAGICAL else 0)
-        kinds |= (E.BY_SILVER if flags & E.IF_SILVER else 0) | (E.BY_HOLY if flags & E.IF_HOLY else 0)
-    return (kinds & only) != 0
+    """Can an attack of hero p with item chit c (-1: its own weapon) damage monster m ("Can only be damaged by")?
+    (``pieces.may_damage_with_nb`` of the chit's item.)"""
+    return may_damage_with_nb(s, p, item_of_nb(s, c) if c >= 0 else -1, m)
 
 
 @rules_jit
@@ -172,12 +147,7 @@ def hero_attacks_nb(s, g, p, c, m, weapon):
         if not may_damage_nb(s, p, weapon, m):
             emit_nb(s, E.EV_IMMUNE, p, c, 0, 0)
         else:
-            dmg = 1 + ability_nb(s, p, E.AB_DAMAGE_BONUS)
-            if item >= 0:
-                if counts_nb(s, item, m):
-                    dmg += s[it_at(item, IT_DAMAGE)]
-                if s[it_at(item, IT_BANE)] == m:
-                    dmg += s[it_at(item, IT_BANE_DAMAGE)]
+            dmg = hit_damage_nb(s, p, item, m)
             hp = s[SC + SC_FIGHT_HP] - dmg
             s[SC + SC_FIGHT_HP] = hp
             s[hs_at(p, HS_DAMAGE_DEALT)] += dmg

@@ -212,7 +212,7 @@ ROOM_FULL = _region(MAX_ROOMS)                # squares of the room holding a ch
 ROOM_PURPLE = _region(MAX_ROOMS)              # 1 once the room has its purple chit
 LEVEL_CHITS = _region(N_LEVELS + 1)           # chits lying on each level (board or floor), index 1..3
 LEVEL_HIDDEN = _region(N_LEVELS + 1)          # face-down chits on each level, index 1..3
-SLOTS_OK = _region(MAX_PLAYERS)               # 1 while f's F_SLOTS row of the seat holds heuristics.slots_nb of its
+SLOTS_OK = _region(MAX_PLAYERS)               # 1 while f's F_SLOTS row of the seat holds valuation.slots_nb of its
                                               # items as they are (reset each game; carry_nb and uncarry_nb clear it)
 CUP = _region(MAX_CHITS)                      # the cup's chits in draw order
 PATH = _region(MAX_PATH)                      # this turn's path, start first
@@ -248,9 +248,9 @@ M_CHOICE_I = MISC + 4
 
 # --- float array `f` ------------------------------------------------------------------------------------------------
 F_PARAMS = 0
-F_SLOTS = F_PARAMS + MAX_PLAYERS * N_PARAMS   # per seat, the 8 values of heuristics.slots_nb (valid: SLOTS_OK)
+F_SLOTS = F_PARAMS + MAX_PLAYERS * N_PARAMS   # per seat, the 8 values of valuation.slots_nb (valid: SLOTS_OK)
 N_SLOTS = 8
-F_WORTH = F_SLOTS + MAX_PLAYERS * N_SLOTS     # per hero card and item, heuristics.hero_worth_nb (compiled)
+F_WORTH = F_SLOTS + MAX_PLAYERS * N_SLOTS     # per hero card and item, valuation.hero_worth_nb (compiled)
 F_SIZE = F_WORTH + MAX_HEROES * MAX_ITEMS
 
 # --- board array `g`: a header of sizes and offsets, then the tables (board.Board) ---------------------------------

@@ -13,11 +13,11 @@ from ..kernel_common import emit_at_nb
 from ...rng import flat_below_nb
 from . import enums as E
 from .layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_ON, CHIT_OWNER,
-                     CHIT_PLACER, CHIT_SQ, CHIT_USES,
-                     DICE_SCRIPT, HS_BLUE, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_N_ITEMS, HS_PURPLE, HS_SQ, HS_STANDUPS,
-                     LEVEL_CHITS, LEVEL_HIDDEN, M_DICE_I, M_DICE_N, M_TRACE, MAX_HELD, OPT, OPT_N_CHITS, SC, SC_ERROR, SQ_CHIT, SQ_HERO, TRACE, at,
-                     SLOTS_OK, g_level, held_at, hs_at, it_at, IT_SLOT, IT_USES, level_bits_at, placed_at,
-                     stream_at)
+                     CHIT_PLACER, CHIT_SQ, CHIT_USES, DICE_SCRIPT, HS_BLUE, HS_HERO, HS_KEPT_BLUE, HS_KEPT_PURPLE,
+                     HS_N_ITEMS, HS_PURPLE, HS_SQ, HS_STANDUPS, LEVEL_CHITS, LEVEL_HIDDEN, M_DICE_I, M_DICE_N, M_TRACE,
+                     MAX_HELD, OPT, OPT_N_CHITS, SC, SC_ERROR, SQ_CHIT, SQ_HERO, TRACE, at, SLOTS_OK, g_level, held_at,
+                     hs_at, it_at, IT_SLOT, IT_USES, level_bits_at, placed_at, stream_at, HT_ABILITY, HT_ABILITY_VALUE,
+                     ht_at, IT_BANE, IT_BANE_DAMAGE, IT_DAMAGE, IT_FLAGS, MT_IGNORES_METAL, MT_ONLY_BY, mt_at)
 
 DICE = 0                 # stream 0: the dice; stream 1: shuffles; 2 + seat: that seat's strategy
 SHUFFLE = 1
@@ -230,6 +230,54 @@ def held_in_slot_nb(s, p, slot):
 
 
 # --- heroes -----------------------------------------------------------------------------------------------------
+
+@rules_jit
+def ability_nb(s, p, kind):
+    """Hero p's ability value when its card's ability is `kind`, else 0 (and 1 for the magic ability, which has
+    none). The cards are public: the heuristics read them through this too."""
+    h = s[hs_at(p, HS_HERO)]
+    if s[ht_at(h, HT_ABILITY)] != kind:
+        return 0
+    return max(1, s[ht_at(h, HT_ABILITY_VALUE)]) if kind == E.AB_MAGIC else s[ht_at(h, HT_ABILITY_VALUE)]
+
+
+@rules_jit
+def may_damage_with_nb(s, p, item, m):
+    """Can an attack of hero p with item `item` (an item index; -1: its own weapon) damage monster m ("Can only be
+    damaged by": magic, a magical weapon, silver, holy water; the item's bane always can)? The heuristics ask it with
+    the item index the seat knows."""
+    only = s[mt_at(m, MT_ONLY_BY)]
+    if only == 0:
+        return True
+    kinds = E.BY_MAGIC if ability_nb(s, p, E.AB_MAGIC) > 0 else 0
+    if item >= 0:
+        flags = s[it_at(item, IT_FLAGS)]
+        if s[it_at(item, IT_BANE)] == m:
+            return True
+        kinds |= (E.BY_MAGIC if flags & E.IF_MAGIC else 0) | (E.BY_MAGIC_WEAPON if flags & E.IF_MAGICAL else 0)
+        kinds |= (E.BY_SILVER if flags & E.IF_SILVER else 0) | (E.BY_HOLY if flags & E.IF_HOLY else 0)
+    return (kinds & only) != 0
+
+
+@rules_jit
+def counts_nb(s, item, m):
+    """Does item `item`'s bonus count against monster m? Not a metal item's against the rust monster."""
+    return not ((s[it_at(item, IT_FLAGS)] & E.IF_METAL) != 0 and s[mt_at(m, MT_IGNORES_METAL)] == 1)
+
+
+@rules_jit
+def hit_damage_nb(s, p, item, m):
+    """The damage of a hit of hero p with item `item` (an item index; -1: its own weapon) on monster m, one it may
+    damage (Damage): 1, + its card's damage bonus, + the item's damage bonus when it counts, + the bane damage on the
+    item's bane."""
+    dmg = 1 + ability_nb(s, p, E.AB_DAMAGE_BONUS)
+    if item >= 0:
+        if counts_nb(s, item, m):
+            dmg += s[it_at(item, IT_DAMAGE)]
+        if s[it_at(item, IT_BANE)] == m:
+            dmg += s[it_at(item, IT_BANE_DAMAGE)]
+    return dmg
+
 
 @rules_jit
 def place_hero_nb(s, p, q):
