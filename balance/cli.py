@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import typing
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -190,6 +191,40 @@ class _OneLineErrors(click.Group):
             message = " ".join(err.format_message().split())
             click.echo(f"error: {where}{message} (see --help)", err=True)
             sys.exit(err.exit_code)
+        except BrokenPipeError:         # `balance ... | head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
+        except Exception as err:        # noqa: BLE001 - a bug in balance: one line, never a traceback
+            if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+                raise
+            _internal_error(err)
+
+
+DEBUG_ENV = "BALANCE_DEBUG"         # set (to anything but 0): an internal error shows its traceback
+INTERNAL_ERROR = 70                 # the exit code of an internal error (sysexits' EX_SOFTWARE)
+
+
+def _internal_error(err: Exception) -> typing.NoReturn:
+    """An exception no command expected: one line saying what happened and what to send in a bug report, and exit
+    code 70. A disagreement of the two engines names its scenario, seed and game, and the commands that show them."""
+    from .games import EngineDisagreement
+    if isinstance(err, EngineDisagreement):
+        from .runner import replay_args
+        try:
+            args = replay_args(err.scenario)
+        except Exception:       # noqa: BLE001 - the report must come out whatever else is wrong
+            args = None
+        args = "SCENARIO" if args is None else args
+        what = str(err)
+        replay = f"balance replay {args} --seed {err.seed} --game {err.game}".replace("  ", " ")
+        send = f"the command `{replay}` and the output of `{f'balance show {args}'.strip()}`"
+    else:
+        what = f"{type(err).__name__}: {err}"
+        send = "the command you ran and the output of `balance show` with its scenario and options"
+    what = " ".join(what.split())
+    click.echo(f"internal error (a bug in balance, not in your input): {what}. Please report it with {send}; "
+               f"{DEBUG_ENV}=1 shows the traceback.", err=True)
+    sys.exit(INTERNAL_ERROR)
 
 
 @click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})

@@ -23,6 +23,18 @@ class ChunkBuffers(dict):
     GROW = 1.5
 
 
+class EngineDisagreement(RuntimeError):
+    """The kernel and the reference engine played one game of a scenario differently: a bug in ``balance``, never in
+    its input. Every game's ``replay`` raises it; the command line reports it in one line, with what to send in a bug
+    report (``cli._internal_error``)."""
+
+    def __init__(self, scenario: Any, seed: int, game: int, problem: str):
+        self.scenario, self.seed, self.game, self.problem = scenario, seed, game, problem
+        where = repr(scenario.name) + (f" ({scenario.source})" if getattr(scenario, "source", None) else "")
+        super().__init__(f"kernel and reference engine disagree on scenario {where}, seed {seed}, game {game}: "
+                         f"{problem}")
+
+
 @dataclass(frozen=True)
 class ParamSpec:
     """One numeric strategy parameter."""

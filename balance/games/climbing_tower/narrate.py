@@ -13,6 +13,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from .. import EngineDisagreement
 from . import enums as E
 from . import layout as L
 from .reference import ReferenceGame, Snapshot, play_scenario, scenario_lineup
@@ -333,7 +334,7 @@ def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) 
 
 def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
     """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
-    against the kernel's trace of the same game; raises RuntimeError if the two engines disagree."""
+    against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
     from . import compile_scenario
     from .kernel import trace_game
 
@@ -344,5 +345,5 @@ def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
     events, s = trace_game(s0, f0, kinds, params, seed, game)
     problem = kernel_disagreement(ref, events, s)
     if problem:
-        raise RuntimeError(f"kernel and reference engine disagree on seed {seed}, game {game}: {problem}")
+        raise EngineDisagreement(scenario, seed, game, problem)
     return ref

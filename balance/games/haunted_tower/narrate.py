@@ -13,6 +13,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from .. import EngineDisagreement
 from . import enums as E
 from . import layout as L
 from .board import Board, render
@@ -353,7 +354,7 @@ def kernel_disagreement(ref: ReferenceGame, events: np.ndarray, s: np.ndarray, r
 
 def replay(scenario, seed: int | None = None, game: int = 0) -> Replay:
     """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
-    against the kernel's trace of the same game; raises RuntimeError if the two engines disagree."""
+    against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
     from . import board_of, compile_scenario
     from .arrays import chit_contents
     from .kernel import trace_game
@@ -369,5 +370,5 @@ def replay(scenario, seed: int | None = None, game: int = 0) -> Replay:
     events, s = trace_game(compile_scenario(scenario), seed, game)
     problem = kernel_disagreement(ref, events, s, r)
     if problem:
-        raise RuntimeError(f"kernel and reference engine disagree on seed {seed}, game {game}: {problem}")
+        raise EngineDisagreement(scenario, seed, game, problem)
     return r
