@@ -58,6 +58,19 @@ def _load(scenario, sets=(), **overrides):
         _fail(str(err))
 
 
+def _load_run(scenario, sets=(), players=None, strategy=None, seat_rotation=None, **overrides):
+    """The scenario as `run` plays it: the file, then --players, --strategy, --rotate and --set laid over it."""
+    return _load(scenario, sets, players=players, seat_rotation=seat_rotation,
+                 strategy={"name": strategy} if strategy else None, **overrides)
+
+
+def scenario_options(f):
+    """The scenario argument and the options that change it, as `run` takes them (`replay` and `show` too, so that a
+    game of a run is replayed with the run's own options)."""
+    f = set_option(options(PLAYERS_OPTION, STRATEGY_OPTION, ROTATE_OPTION)(f))
+    return click.argument("scenario", required=False, type=click.Path(dir_okay=False))(f)
+
+
 def _check_out(out_dir, files) -> None:
     """Refuse an output folder that cannot be written before any game is played (``outputs.check_output_dir``)."""
     try:
@@ -84,6 +97,9 @@ def options(*opts):
 
 
 PLAYERS_OPTION = click.option("--players", type=int, help="Number of players (default: the scenario's).")
+STRATEGY_OPTION = click.option("--strategy", help="Play this strategy in every seat, with its default parameters.")
+ROTATE_OPTION = click.option("--rotate/--no-rotate", "seat_rotation", default=None,
+                             help="Rotate the lineup through the seats (default: the scenario's).")
 THREADS_OPTION = click.option("--threads", type=click.IntRange(min=1),
                               help="Worker threads (default: all cores).")
 CHUNK_SIZE_OPTION = click.option("--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK,
@@ -130,9 +146,8 @@ def run_options(f):
                      help="Games to play (default: the scenario's). Not with --target-ci, which decides it."),
         click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed (default: the scenario's)."),
         PLAYERS_OPTION,
-        click.option("--strategy", help="Play this strategy in every seat, with its default parameters."),
-        click.option("--rotate/--no-rotate", "seat_rotation", default=None,
-                     help="Rotate the lineup through the seats (default: the scenario's)."),
+        STRATEGY_OPTION,
+        ROTATE_OPTION,
         THREADS_OPTION,
         CHUNK_SIZE_OPTION,
         click.option("--target-ci", type=click.FloatRange(min=1e-5, max=1.0),
@@ -161,8 +176,7 @@ def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, 
     if games is not None and target_ci is not None:
         _fail(f"-n/--games {games} with --target-ci {target_ci}: give one of them (allowed: -n for a fixed number "
               "of games, or --target-ci, with --max-games as its limit)")
-    sc = _load(scenario, sets, games=games, seed=seed, players=players, seat_rotation=seat_rotation,
-               strategy={"name": strategy} if strategy else None)
+    sc = _load_run(scenario, sets, players, strategy, seat_rotation, games=games, seed=seed)
     with dask_client(executor, scheduler, workers) as client:
         try:
             return run(sc, RunOptions(threads=threads, chunk_size=chunk_size, keep_games=keep_games,
@@ -310,29 +324,29 @@ def report(scenario, out_dir, with_cards, **kw):
 
 
 @main.command()
-@click.argument("scenario", required=False, type=click.Path(dir_okay=False))
-@set_option
-def show(scenario, sets):
-    """Print the scenario resolved in full: every default filled in, exactly what would run."""
-    click.echo(_load(scenario, sets).to_toml(), nl=False)
+@scenario_options
+def show(scenario, sets, **lineup):
+    """Print the scenario resolved in full: every default filled in, exactly what would run (with the options given,
+    as `run` takes them)."""
+    click.echo(_load_run(scenario, sets, **lineup).to_toml(), nl=False)
 
 
 @main.command()
-@click.argument("scenario", required=False, type=click.Path(dir_okay=False))
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed (default: the scenario's).")
 @click.option("--game", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Game index within the run.")
-@PLAYERS_OPTION
+@scenario_options
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,
               help="Readable English, or one JSON event per line.")
-def replay(scenario, seed, game, players, fmt):
-    """Narrate one game, move by move, as the kernel and the reference engine both play it."""
-    sc = _load(scenario, seed=seed, players=players)
+def replay(scenario, seed, game, sets, fmt, **lineup):
+    """Narrate one game of a run, move by move, as the kernel and the reference engine both play it; the scenario's
+    options as `run` takes them."""
+    sc = _load_run(scenario, sets, **lineup)
     spec = sc.spec()
     if spec.replay is None:
         _fail(f"{spec.name}: no replay for this game yet")
     with compile_notice(spec.title, show_progress(None)):
-        played = spec.replay(sc, sc.seed, game)
+        played = spec.replay(sc, sc.seed if seed is None else seed, game)
     try:
         if fmt == "jsonl":
             for line in spec.narrate_jsonl(played):

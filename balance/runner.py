@@ -277,23 +277,49 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
 
 
 def replay_args(scenario: Scenario) -> str | None:
-    """The arguments that make `balance replay` play this scenario's games: its file (nothing for the embedded
-    default), with --players when only that differs; None when the run changed more than that."""
-    from .scenario import DEFAULT_GAME, ScenarioError, load_scenario
+    """The arguments that make `balance replay` and `balance show` load this scenario, as a shell reads them: its
+    file (nothing for the embedded default) and the options of `run` that changed it (--players, --strategy,
+    --rotate, --set), checked to give the same scenario; None when no such command does (a scenario made from a dict,
+    or changed in a way those options cannot say). The number of games changes no game, and the seed is the
+    command's own --seed."""
+    import shlex
+
+    from .layers import parse_value
+    from .scenario import DEFAULT_GAME, ScenarioError, _toml_value, load_scenario
     source = scenario.source
+    if source is None and scenario.game != DEFAULT_GAME:
+        return None
+    args: list[str] = [source] if source else []
+    given: dict = {}                # what the command line gives load_scenario for those arguments
+
+    def set_arg(key, value):        # --set KEY=VALUE, VALUE as `--set` reads it back
+        text = value if isinstance(value, str) and parse_value(value) == value else _toml_value(value)
+        args.extend(["--set", f"{key.removesuffix('.')}={text}"])
+        given[key] = parse_value(text)
     try:
-        plain = load_scenario(source) if source else load_scenario(None, game=scenario.game)
+        for key, value in scenario.overrides.items():
+            if key in ("games", "seed"):
+                continue
+            if key == "players":
+                args.extend(["--players", str(value)])
+                given[key] = value
+            elif key == "seat_rotation":
+                args.append("--rotate" if value else "--no-rotate")
+                given[key] = value
+            elif key == "strategy" and (isinstance(value, str) or (isinstance(value, dict) and set(value) == {"name"})):
+                given[key] = {"name": value} if isinstance(value, str) else value
+                args.extend(["--strategy", given[key]["name"]])
+            elif "." in key:
+                set_arg(key, value)
+            else:
+                return None
+    except TypeError:               # a value TOML cannot write
+        return None
+    try:
+        again = load_scenario(source, **given)
     except ScenarioError:
         return None
-    args = source or ("" if scenario.game == DEFAULT_GAME else None)     # `balance replay` alone: the default
-    if args is None:
-        return None
-    def same(a, b):         # the number of games does not change a game; the command gives the seed
-        return {k: v for k, v in a.to_dict().items() if k not in ("games", "seed")} == \
-            {k: v for k, v in b.to_dict().items() if k not in ("games", "seed")}
-    if same(plain, scenario):
-        return args
-    if plain.players != scenario.players and same(load_scenario(
-            source or None, players=scenario.players, **({} if source else {"game": scenario.game})), scenario):
-        return f"{args} --players {scenario.players}".strip()
-    return None
+
+    def settings(sc):
+        return {k: v for k, v in sc.to_dict().items() if k not in ("games", "seed")}
+    return shlex.join(args) if settings(again) == settings(scenario) else None

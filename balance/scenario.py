@@ -76,6 +76,8 @@ class Scenario(BaseModel):
     checks: Checks | None = None           # balance claims (`balance check`): not a setting, so not in to_dict/hash
     source: str | None = None
     resources: dict[str, str] = {}         # files the game loaded for it (a map), by name: not settings, but hashed
+    overrides: dict[str, Any] = {}         # what load_scenario laid over the source (players=3, "rules.x": v): not
+    #                                        settings either, but the options that repeat it (runner.replay_args)
 
     def spec(self) -> _games.GameSpec:
         """The game's :class:`~balance.games.GameSpec`."""
@@ -137,8 +139,10 @@ def load_scenario(source: str | Path | dict | None = None, **overrides: Any) -> 
     ``extends`` merging and checked like file keys; ``None`` values are ignored. Raises :class:`ScenarioError`.
     """
     label = str(source) if isinstance(source, (str, Path)) and source != "default" else "<dict>"
+    given = {k: v for k, v in overrides.items() if v is not None}
     try:
-        return _load(source, {k: v for k, v in overrides.items() if v is not None})
+        scenario = _load(source, given)
+        return scenario.model_copy(update={"overrides": copy.deepcopy(given)}) if given else scenario
     except ScenarioError:
         raise
     except Exception as exc:  # noqa: BLE001 - bad input must never surface as a raw traceback
