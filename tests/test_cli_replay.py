@@ -90,3 +90,31 @@ def test_replay_args_quote_for_the_shell_and_read_back_to_the_same_scenario():
                     "--set rules.flip_scope=building")
     tower = load_scenario(str(ROOT / "scenarios" / "climbing_tower.toml"), **{"rules.tower": ["007", "005", "002"]})
     assert shlex.split(replay_args(tower))[-2:] == ["--set", 'rules.tower=["007", "005", "002"]']
+
+
+# --- the trace header --------------------------------------------------------------------------------------------
+
+HEADER_RUNS = {"spooky_tower": ("rules.flip_scope", "building", '"building"'),
+               "haunted_tower": ("rules.trading", True, "true"),
+               "climbing_tower": ("rules.round_limit", 11, "11")}
+
+
+@pytest.mark.parametrize("game", sorted(HEADER_RUNS))
+def test_every_trace_opens_with_its_scenario_hash_rules_turn_cap_seed_and_game(cli, game):
+    key, value, written = HEADER_RUNS[game]
+    path = str(ROOT / "scenarios" / f"{game}.toml")
+    given = ["--seed", 7, "--game", 3, "--set", f"{key}={written}"]
+    res = cli("replay", path, *given, "--format", "jsonl")
+    assert res.exit_code == 0, res.output[-2000:]
+    head = json.loads(res.output.splitlines()[0])
+    sc = load_scenario(path, **{key: value})
+    assert head["type"] == "game" and head["scenario"] == sc.name and head["scenario_hash"] == sc.hash()
+    assert head["turn_cap"] == sc.turn_cap and head["rules"] == sc.to_dict()["rules"]
+    assert head["rules"][key.split(".")[1]] == value and sc.hash() != load_scenario(path).hash()
+    assert (head["seed"], head["game"], head["players"], len(head["strategies"])) == (7, 3, sc.players, sc.players)
+    show = cli("show", path, "--set", f"{key}={written}")          # the hash `balance show` heads its output with
+    assert show.output.splitlines()[0] == f"# Resolved scenario {head['scenario_hash'][:12]}"
+    text = cli("replay", path, *given).output.splitlines()
+    assert text[0].startswith(f"{sc.spec().title}, seed 7, game 3: ")
+    assert text[1].startswith(f"Scenario {sc.name!r} (hash {sc.hash()[:12]}), turn cap {sc.turn_cap}; rules: ")
+    assert f"; {key.split('.')[1]} = {written}" in text[1] or f"rules: {key.split('.')[1]} = {written}" in text[1]

@@ -14,6 +14,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .. import EngineDisagreement
+from ..trace_header import header, header_lines
 from . import enums as E
 from . import layout as L
 from .reference import ReferenceGame, Snapshot, play_scenario, scenario_lineup
@@ -110,8 +111,7 @@ def snapshot_record(snap: Snapshot, game: ReferenceGame) -> dict:
 def records(game: ReferenceGame) -> Iterator[dict]:
     """The game as JSON-ready dicts: a "game" header, every event, and a snapshot after each turn (right after the
     turn's last event)."""
-    yield {"type": "game", "seed": game.seed, "game": game.game, "players": 2,
-           "strategies": [KIND_NAMES.get(k, f"kind{k}") for k in game.kinds],
+    yield header(game.scenario, game.seed, game.game, [KIND_NAMES.get(k, f"kind{k}") for k in game.kinds]) | {
            "sides": [SIDE_NAMES[s] for s in game.sides], "tower": list(game.tower_names), "floors": game.floor_count,
            "boss_hp": game.boss_hp, "tower_label": game.tower}
     snaps = iter(game.snapshots)
@@ -251,7 +251,7 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
         raise ValueError(f"{len(names)} names for 2 players")
     seats = ", ".join(f"{_who(p)}{f' = {names[p]}' if names else ''} ({KIND_NAMES.get(k, f'kind {k}')}, "
                       f"{SIDE_NAMES[game.sides[p]]} side)" for p, k in enumerate(game.kinds))
-    lines = [f"Climbing Tower, seed {game.seed}, game {game.game}: {seats}",
+    lines = [*header_lines("Climbing Tower", next(records(game)), seats),
              f"Tower, bottom to top: {', '.join(game.tower_names)} ({_plural(game.floor_count, 'floor')}; the BOSS "
              f"on {_floor(game.floor_count - 1)} takes {game.boss_hp} hits)"]
     events = [tuple(int(x) for x in row) for row in game.events]

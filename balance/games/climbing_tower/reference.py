@@ -491,5 +491,7 @@ def play_scenario(scenario, seed: int | None = None, game: int = 0, **script) ->
     """Reference game `game` of a :class:`balance.scenario.Scenario`'s run (its own seed unless `seed` is given;
     seats rotated as the run rotates them). ``script``: ``choices``, ``deals`` as in :func:`play_reference`."""
     kinds, params = scenario_lineup(scenario, game)
-    return play_reference(scenario.components, scenario.rules, kinds, params,
-                          scenario.seed if seed is None else seed, game, **script)
+    played = play_reference(scenario.components, scenario.rules, kinds, params,
+                            scenario.seed if seed is None else seed, game, **script)
+    played.scenario = scenario
+    return played

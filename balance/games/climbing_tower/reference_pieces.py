@@ -141,6 +141,7 @@ class ReferenceGame:
     tower: int                                # the tower's label index (arrays.tower_labels), -1
     boss_side: int
     draws: int                                # random numbers drawn, every stream together
+    scenario: object = field(default=None, repr=False, compare=False)   # the Scenario of play_scenario; None: pieces
 
 
 class StandingView:

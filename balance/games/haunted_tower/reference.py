@@ -685,5 +685,7 @@ def play_scenario(scenario, seed: int | None = None, game: int = 0, *, dice: Seq
     seated as the run seats it."""
     kinds, params, heroes = scenario_lineup(scenario, game)
     board = board_of(Path(scenario.resources["map"]))
-    return play_reference(scenario.components, scenario.rules, board, scenario.players, scenario.turn_cap, kinds,
-                          params, heroes, scenario.seed if seed is None else seed, game, dice=dice, choices=choices)
+    played = play_reference(scenario.components, scenario.rules, board, scenario.players, scenario.turn_cap, kinds,
+                            params, heroes, scenario.seed if seed is None else seed, game, dice=dice, choices=choices)
+    played.scenario = scenario
+    return played

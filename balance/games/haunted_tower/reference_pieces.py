@@ -153,6 +153,7 @@ class ReferenceGame:
     monsters: np.ndarray                 # int64[P, monsters, N_MC], layout.MONSTER_COUNTER_NAMES
     items: np.ndarray                    # int64[P, items, N_IC], layout.ITEM_COUNTER_NAMES
     draws: int                           # stream words drawn, all streams together
+    scenario: object = field(default=None, repr=False, compare=False)   # the Scenario of play_scenario; None: pieces
 
 
 def number_chits(c: HauntedTowerComponents) -> list[Chit]:

@@ -11,6 +11,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .. import EngineDisagreement
+from ..trace_header import header, header_lines
 from . import enums as E
 from .reference import CardBook, ReferenceGame, Snapshot, play_scenario, scenario_lineup
 
@@ -99,8 +100,7 @@ def snapshot_record(snap: Snapshot) -> dict:
 
 def records(game: ReferenceGame) -> Iterator[dict]:
     """The game as JSON-ready dicts: a "game" header, every event, and a snapshot after each turn."""
-    yield {"type": "game", "seed": game.seed, "game": game.game, "players": game.n_players,
-           "strategies": [KIND_NAMES.get(k, f"kind{k}") for k in game.kinds]}
+    yield header(game.scenario, game.seed, game.game, [KIND_NAMES.get(k, f"kind{k}") for k in game.kinds])
     turn = 0
     for row in game.events:
         kind, player = int(row[0]), int(row[1])
@@ -213,7 +213,7 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
     if len(names) != game.n_players:
         raise ValueError(f"{len(names)} names for {game.n_players} players")
     seats = ", ".join(f"{n} ({KIND_NAMES.get(k, f'kind {k}')})" for n, k in zip(names, game.kinds))
-    lines = [f"Spooky Tower, seed {game.seed}, game {game.game}: {seats}"]
+    lines = header_lines("Spooky Tower", next(records(game)), seats)
     turn = 0
     for row in game.events:
         if row[0] in (E.EV_TURN, E.EV_CAP) and turn > 0:
