@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .games import registry
+from .games import EngineDisagreement, registry
 from .scenario import Scenario, load_scenario
 
 
@@ -52,8 +52,8 @@ def disagreements(scenario: Scenario, games: Iterable[int], seed: int | None = N
         try:
             played = spec.replay(scenario, seed, game)
         except Exception as err:  # noqa: BLE001 - an engine disagreement, or any failure to play the game, is reported
-            out.append((game, " ".join(str(err).split()) if type(err).__name__ == "EngineDisagreement"
-                        else f"{type(err).__name__}: {err}"))
+            out.append((game, " ".join((str(err) if isinstance(err, EngineDisagreement)
+                                        else f"{type(err).__name__}: {err}").split())))
             continue
         ref = played if hasattr(played, "events") else played.game       # The Haunted Tower's Replay holds it
         want = (ref.winner, ref.victory, ref.turns, ref.draws)
