@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .chunks import play_chunk, set_threads
 from .games import ChunkBuffers
-from .notice import compile_notice, show_progress  # noqa: F401 - the CLI imports them from here
+from .notice import compile_notice, notice_mode, show_progress  # noqa: F401 - the CLI imports them from here
 from .results import Results, package_version
 from .scenario import Scenario
 from .stats.aggregate import Aggregator
@@ -217,7 +217,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         player = DaskPlayer(options.client, scenario, compiled, options)
     else:
         player = LocalPlayer(spec, compiled, scenario, threads, options.chunk_size)
-    with compile_notice(spec.title, show_progress(options.progress)):
+    with compile_notice(spec.title, notice_mode(options.progress)):
         player.warm()                                           # compiles or loads the kernel (on every worker)
     compile_s = time.perf_counter() - t0
 
