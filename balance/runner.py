@@ -231,12 +231,14 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         bar = tqdm(total=None if options.target_ci else target, unit="games", unit_scale=True, file=sys.stderr,
                    desc=name)
     played = 0
-    sim_s = 0.0
+    sim_s = 0.0                 # this run's seconds of simulation: a resumed run's speed is its own
+    sim_before = 0.0            # a checkpoint's, carried on into the checkpoints this run writes
     if saved is not None:
         agg.restore(saved)
-        played, sim_s = agg.games, float(saved.get("simulate_s", 0.0))
+        played, sim_before = agg.games, float(saved.get("simulate_s", 0.0))
         if bar is not None:
             bar.update(played)
+    resumed = played
     interrupted = False
     try:
         while played < target:
@@ -245,7 +247,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
                 sim_s += dt
                 played += n
                 if options.checkpoint:
-                    save_checkpoint(options.checkpoint, scenario, options, agg, sim_s)
+                    save_checkpoint(options.checkpoint, scenario, options, agg, sim_before + sim_s)
                 if bar is not None:
                     bar.update(n)
             if options.target_ci is not None:
@@ -261,7 +263,10 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
             bar.close()
     wall = time.perf_counter() - t0
     timing = {"compile_s": round(compile_s, 3), "simulate_s": round(sim_s, 3), "wall_s": round(wall, 3),
-              "games_per_s": round(played / sim_s) if sim_s > 0 else None, "threads": threads, **player.describe()}
+              "games_per_s": round((played - resumed) / sim_s) if sim_s > 0 else None, "threads": threads,
+              **player.describe()}
+    if saved is not None:
+        timing.update(resumed_games=resumed, resumed_simulate_s=round(sim_before, 3))
     results = agg.finalize(
         scenario=scenario.to_dict(), scenario_toml=scenario.to_toml(), seed=scenario.seed, timing=timing,
         games_played=played, turn_cap=scenario.turn_cap, scenario_hash=scenario.hash(),

@@ -476,6 +476,27 @@ def test_resume_after_ctrl_c_gives_the_numbers_of_an_uninterrupted_run(cli, ctrl
     assert json.loads(ck.read_text())["tallies"]["games"] == 5000
 
 
+def test_a_resumed_run_says_so_and_times_only_its_own_games(cli, ctrl_c_after_two_chunks, tmp_path):
+    ck = tmp_path / "run.ckpt"
+    assert cli("run", "-n", 5000, "--seed", 9, "--checkpoint", ck).exit_code == 130
+    before = json.loads(ck.read_text())["simulate_s"]
+    resumed = cli("run", "-n", 5000, "--seed", 9, "--resume", ck, "--checkpoint", ck)
+    assert resumed.exit_code == 0, resumed.output
+    assert "RESUMED from a checkpoint: the first 2,000 of these 5,000 games were played by the run that wrote it." \
+        in resumed.output
+    run_line = next(line for line in resumed.output.splitlines() if "s of simulation" in line)
+    assert run_line.startswith("Resumed from a checkpoint of 2,000 games; played 3,000 more games in "), run_line
+    timing = balance_json(cli("run", "-n", 5000, "--seed", 9, "--resume", ck, "--json"))["meta"]["timing"]
+    assert timing["resumed_games"] == 5000 and timing["games_per_s"] is None          # nothing left to play
+    after = json.loads(ck.read_text())["simulate_s"]
+    assert after > before                   # the checkpoint carries the seconds of both runs on
+
+
+def balance_json(res):
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output)
+
+
 def test_resume_refuses_another_runs_checkpoint(cli, tmp_path):
     ck = tmp_path / "run.ckpt"
     assert cli("run", "-n", 1000, "--checkpoint", ck).exit_code == 0
