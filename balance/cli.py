@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from .outputs import OutputDirError, check_output_dir
-from .runner import DEFAULT_CHUNK, compile_notice, show_progress
+from .runner import DEFAULT_CHUNK, compile_notice, notice_mode
 from .scenario import ScenarioError, load_scenario
 
 SCENARIO_HELP = "Scenario TOML file; omit it for the embedded default (Spooky Tower, public card list)."
@@ -345,7 +345,7 @@ def replay(scenario, seed, game, sets, fmt, **lineup):
     spec = sc.spec()
     if spec.replay is None:
         _fail(f"{spec.name}: no replay for this game yet")
-    with compile_notice(spec.title, show_progress(None)):
+    with compile_notice(spec.title, notice_mode(None)):
         played = spec.replay(sc, sc.seed if seed is None else seed, game)
     try:
         if fmt == "jsonl":

@@ -427,6 +427,10 @@ class Results:
         if self.meta.get("interrupted"):
             parts += ["", f"INTERRUPTED (Ctrl-C): these are the {self.tallies.games:,} games finished before it, not "
                           "the run asked for."]
+        resumed = (self.meta.get("timing") or {}).get("resumed_games")
+        if resumed:
+            parts += ["", f"RESUMED from a checkpoint: the first {resumed:,} of these {self.tallies.games:,} games were "
+                          "played by the run that wrote it."]
         parts += ["", "Findings"]
         for i, text in enumerate(self.findings["text"], 1):
             parts += textwrap.wrap(text, 110, initial_indent=f"  {i}. ", subsequent_indent="     ")
@@ -447,7 +451,10 @@ class Results:
         gps = t.get("games_per_s")
         speed = f"{gps:,.0f} games/s" if gps else "n/a games/s"
         threads = t.get("threads", "?")
-        return (f"Played {self.tallies.games:,} games in {t.get('simulate_s', float('nan')):.2f} s of simulation "
+        played = self.tallies.games - t.get("resumed_games", 0)
+        resumed = (f"Resumed from a checkpoint of {t['resumed_games']:,} games; played "
+                   f"{played:,} more" if "resumed_games" in t else f"Played {played:,}")
+        return (f"{resumed} games in {t.get('simulate_s', float('nan')):.2f} s of simulation "
                 f"({speed} on {threads} thread{'' if threads == 1 else 's'}); "
                 f"compile/load {t.get('compile_s', float('nan')):.2f} s, wall {t.get('wall_s', float('nan')):.2f} s")
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .chunks import play_chunk, set_threads
 from .games import ChunkBuffers
-from .notice import compile_notice, show_progress  # noqa: F401 - the CLI imports them from here
+from .notice import compile_notice, notice_mode, show_progress  # noqa: F401 - the CLI imports them from here
 from .results import Results, package_version
 from .scenario import Scenario
 from .stats.aggregate import Aggregator
@@ -217,7 +217,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         player = DaskPlayer(options.client, scenario, compiled, options)
     else:
         player = LocalPlayer(spec, compiled, scenario, threads, options.chunk_size)
-    with compile_notice(spec.title, show_progress(options.progress)):
+    with compile_notice(spec.title, notice_mode(options.progress)):
         player.warm()                                           # compiles or loads the kernel (on every worker)
     compile_s = time.perf_counter() - t0
 
@@ -231,12 +231,14 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         bar = tqdm(total=None if options.target_ci else target, unit="games", unit_scale=True, file=sys.stderr,
                    desc=name)
     played = 0
-    sim_s = 0.0
+    sim_s = 0.0                 # this run's seconds of simulation: a resumed run's speed is its own
+    sim_before = 0.0            # a checkpoint's, carried on into the checkpoints this run writes
     if saved is not None:
         agg.restore(saved)
-        played, sim_s = agg.games, float(saved.get("simulate_s", 0.0))
+        played, sim_before = agg.games, float(saved.get("simulate_s", 0.0))
         if bar is not None:
             bar.update(played)
+    resumed = played
     interrupted = False
     try:
         while played < target:
@@ -245,7 +247,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
                 sim_s += dt
                 played += n
                 if options.checkpoint:
-                    save_checkpoint(options.checkpoint, scenario, options, agg, sim_s)
+                    save_checkpoint(options.checkpoint, scenario, options, agg, sim_before + sim_s)
                 if bar is not None:
                     bar.update(n)
             if options.target_ci is not None:
@@ -261,7 +263,10 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
             bar.close()
     wall = time.perf_counter() - t0
     timing = {"compile_s": round(compile_s, 3), "simulate_s": round(sim_s, 3), "wall_s": round(wall, 3),
-              "games_per_s": round(played / sim_s) if sim_s > 0 else None, "threads": threads, **player.describe()}
+              "games_per_s": round((played - resumed) / sim_s) if sim_s > 0 else None, "threads": threads,
+              **player.describe()}
+    if saved is not None:
+        timing.update(resumed_games=resumed, resumed_simulate_s=round(sim_before, 3))
     results = agg.finalize(
         scenario=scenario.to_dict(), scenario_toml=scenario.to_toml(), seed=scenario.seed, timing=timing,
         games_played=played, turn_cap=scenario.turn_cap, scenario_hash=scenario.hash(),

@@ -553,7 +553,7 @@ def test_a_profiling_build_never_shares_the_users_cache(tmp_path):
     env["XDG_CACHE_HOME"] = str(tmp_path)
     code = "import os, balance; print(os.environ['NUMBA_CACHE_DIR'])"
     folder = lambda extra: subprocess.run([sys.executable, "-c", code], env={**env, **extra}, check=True,  # noqa: E731
-                                          capture_output=True, text=True, timeout=120).stdout.strip()
+                                          capture_output=True, text=True, timeout=600).stdout.strip()
     plain = folder({})
     profiled = folder({"BALANCE_PROFILE_NOINLINE": "best_target_nb"})
     other = folder({"BALANCE_PROFILE_NOINLINE": "slots_nb"})
