@@ -112,7 +112,7 @@ def test_cli_exit_codes_summary_junit_json_and_report(cli, tmp_path):
     res = cli("check", path, "--summary", tmp_path / "s.md", "--junit", tmp_path / "j.xml", "-o", tmp_path / "rep",
               "--threads", 1)
     assert res.exit_code == 1, res.output
-    assert res.output.splitlines()[0] == "Findings" and "FAIL" in res.output
+    assert res.stdout.splitlines()[0] == "Findings" and "FAIL" in res.output
     md = (tmp_path / "s.md").read_text()
     assert md.startswith("## balance check: FAIL") and "| FAIL | victory_share.amulet |" in md
     root = ET.parse(tmp_path / "j.xml").getroot()
@@ -120,7 +120,7 @@ def test_cli_exit_codes_summary_junit_json_and_report(cli, tmp_path):
     assert len(cases) == 2 and len(root.findall(".//failure")) == 1
     assert {p.name for p in (tmp_path / "rep").iterdir()} >= {"index.html", "summary.md", "claims.png"}
     res = cli("check", small(tmp_path, "length_mean = [10, 200]", name="ok.toml"), "--json", "--threads", 1)
-    assert res.exit_code == 0 and json.loads(res.output)["claims"][0]["outcome"] == "pass"
+    assert res.exit_code == 0 and json.loads(res.stdout)["claims"][0]["outcome"] == "pass"
 
 
 @pytest.mark.parametrize("args, words", [

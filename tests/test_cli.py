@@ -44,7 +44,7 @@ def test_run_speed_line_counts_threads(cli, threads, says):
 def test_run_json_and_out_dir(cli, tmp_path):
     res = cli("run", "-n", 2000, "--players", 2, "--json", "--out", tmp_path / "res", "--keep-games", 50)
     assert res.exit_code == 0, res.output
-    data = json.loads(res.output)
+    data = json.loads(res.stdout)
     assert len(data["seats"]) == 2
     assert sum(s["wins"] for s in data["seats"]) + data["victories"][0]["games"] == 2000
     meta = json.loads((tmp_path / "res" / "meta.json").read_text())
@@ -54,15 +54,15 @@ def test_run_json_and_out_dir(cli, tmp_path):
 
 
 def test_run_is_reproducible_across_threads_and_chunks(cli):
-    a = json.loads(cli("run", "-n", 5000, "--json", "--threads", 1, "--chunk-size", 777).output)
-    b = json.loads(cli("run", "-n", 5000, "--json", "--threads", 2, "--chunk-size", 5000).output)
+    a = json.loads(cli("run", "-n", 5000, "--json", "--threads", 1, "--chunk-size", 777).stdout)
+    b = json.loads(cli("run", "-n", 5000, "--json", "--threads", 2, "--chunk-size", 5000).stdout)
     for key in ("seats", "victories", "lengths", "cards"):
         assert a[key] == b[key]
 
 
 def test_target_ci_stops_at_the_same_game_whatever_the_chunk_size_and_threads(cli):
-    a = json.loads(cli("run", "--target-ci", 0.05, "--json", "--threads", 1, "--chunk-size", 777).output)
-    b = json.loads(cli("run", "--target-ci", 0.05, "--json", "--threads", 2).output)
+    a = json.loads(cli("run", "--target-ci", 0.05, "--json", "--threads", 1, "--chunk-size", 777).stdout)
+    b = json.loads(cli("run", "--target-ci", 0.05, "--json", "--threads", 2).stdout)
     assert a["meta"]["games_played"] == b["meta"]["games_played"]
     for key in ("seats", "victories", "lengths", "cards"):
         assert a[key] == b[key]
@@ -79,7 +79,7 @@ def test_kept_games_survive_later_chunks_played_into_the_same_arrays():
 
 
 def test_target_ci_stops_at_the_requested_precision(cli):
-    res = json.loads(cli("run", "--target-ci", 0.03, "--json").output)
+    res = json.loads(cli("run", "--target-ci", 0.03, "--json").stdout)
     widths = [s["ci_high"] - s["ci_low"] for s in res["seats"]]
     assert max(widths) <= 0.03
     assert res["meta"]["target_ci_reached"] is True
@@ -218,7 +218,7 @@ def test_replay_text_narrates_one_game(cli):
 def test_replay_jsonl_is_one_event_per_line_with_snapshots(cli):
     res = cli("replay", "--seed", 3, "--players", 4, "--format", "jsonl")
     assert res.exit_code == 0, res.output
-    records = [json.loads(line) for line in res.output.splitlines()]
+    records = [json.loads(line) for line in res.stdout.splitlines()]
     types = {r["type"] for r in records}
     assert {"roll", "take", "snapshot", "win"} <= types
     snap = next(r for r in records if r["type"] == "snapshot")
@@ -226,7 +226,7 @@ def test_replay_jsonl_is_one_event_per_line_with_snapshots(cli):
 
 
 def test_replay_is_reproducible(cli):
-    assert cli("replay", "--seed", 9).output == cli("replay", "--seed", 9).output
+    assert cli("replay", "--seed", 9).stdout == cli("replay", "--seed", 9).stdout
     assert cli("replay", "--seed", 9).output != cli("replay", "--seed", 10).output
 
 
@@ -418,7 +418,7 @@ def test_ctrl_c_prints_the_games_finished_marked_interrupted_and_exits_130(cli, 
     assert f"interrupted after 2,000 games; nothing written to {out}" in res.output
     assert not out.exists()
     full = cli("run", "-n", 2000, "--json")
-    assert json.loads(full.output)["seats"] is not None
+    assert json.loads(full.stdout)["seats"] is not None
 
 
 def test_ctrl_c_during_a_report_leaves_no_report_folder(cli, ctrl_c_after_two_chunks, tmp_path):
@@ -469,7 +469,7 @@ def test_resume_after_ctrl_c_gives_the_numbers_of_an_uninterrupted_run(cli, ctrl
     resumed = cli("run", "-n", 5000, "--seed", 9, "--resume", ck, "--checkpoint", ck, "--json")
     whole = cli("run", "-n", 5000, "--seed", 9, "--json")
     assert resumed.exit_code == whole.exit_code == 0, resumed.output
-    a, b = json.loads(resumed.output), json.loads(whole.output)
+    a, b = json.loads(resumed.stdout), json.loads(whole.stdout)
     for key in a:
         if key not in ("meta", "timing"):
             assert a[key] == b[key], key
@@ -494,7 +494,7 @@ def test_a_resumed_run_says_so_and_times_only_its_own_games(cli, ctrl_c_after_tw
 
 def balance_json(res):
     assert res.exit_code == 0, res.output
-    return json.loads(res.output)
+    return json.loads(res.stdout)
 
 
 def test_resume_refuses_another_runs_checkpoint(cli, tmp_path):

@@ -74,7 +74,7 @@ def test_replay_narrates_a_game_with_the_map(cli):
 def test_replay_jsonl_has_a_snapshot_after_every_hero_turn(cli):
     res = cli("replay", SCENARIO, "--seed", 3, "--format", "jsonl")
     assert res.exit_code == 0
-    rows = [json.loads(line) for line in res.output.splitlines()]
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
     assert rows[0]["type"] == "game" and rows[0]["heroes"] == ["fighter", "dwarf", "elf", "magic_user"]
     turns = [r["turn"] for r in rows if r["type"] == "turn"]
     snaps = [r for r in rows if r["type"] == "snapshot"]

@@ -33,7 +33,7 @@ def test_replay_takes_the_options_of_run(cli):
     sc = load_scenario(SPOOKY, players=4, strategy={"name": "collector"}, seat_rotation=False,
                        **{"rules.flip_scope": "building"})
     assert res.output.splitlines() == list(narrate_jsonl(replay(sc, 3, 2)))
-    assert json.loads(res.output.splitlines()[0])["strategies"] == ["collector"] * 4
+    assert json.loads(res.stdout.splitlines()[0])["strategies"] == ["collector"] * 4
 
 
 # A run of each game with options that change its scenario; the watch commands must repeat them.
@@ -66,7 +66,7 @@ def test_the_games_worth_watching_are_pasteable_commands_that_replay_them_with_t
         assert words[:2] == ["balance", "replay"]
         played = cli(*words[1:], "--format", "jsonl")
         assert played.exit_code == 0, (command, played.output[-2000:])
-        records = [json.loads(line) for line in played.output.splitlines()]
+        records = [json.loads(line) for line in played.stdout.splitlines()]
         if unit == "turns":         # the game the command plays is the game the run named
             assert max(r["turn"] for r in records if r["type"] == "snapshot") == int(value.replace(",", ""))
 
@@ -106,14 +106,14 @@ def test_every_trace_opens_with_its_scenario_hash_rules_turn_cap_seed_and_game(c
     given = ["--seed", 7, "--game", 3, "--set", f"{key}={written}"]
     res = cli("replay", path, *given, "--format", "jsonl")
     assert res.exit_code == 0, res.output[-2000:]
-    head = json.loads(res.output.splitlines()[0])
+    head = json.loads(res.stdout.splitlines()[0])
     sc = load_scenario(path, **{key: value})
     assert head["type"] == "game" and head["scenario"] == sc.name and head["scenario_hash"] == sc.hash()
     assert head["turn_cap"] == sc.turn_cap and head["rules"] == sc.to_dict()["rules"]
     assert head["rules"][key.split(".")[1]] == value and sc.hash() != load_scenario(path).hash()
     assert (head["seed"], head["game"], head["players"], len(head["strategies"])) == (7, 3, sc.players, sc.players)
     show = cli("show", path, "--set", f"{key}={written}")          # the hash `balance show` heads its output with
-    assert show.output.splitlines()[0] == f"# Resolved scenario {head['scenario_hash'][:12]}"
+    assert show.stdout.splitlines()[0] == f"# Resolved scenario {head['scenario_hash'][:12]}"
     text = cli("replay", path, *given).output.splitlines()
     assert text[0].startswith(f"{sc.spec().title}, seed 7, game 3: ")
     assert text[1].startswith(f"Scenario {sc.name!r} (hash {sc.hash()[:12]}), turn cap {sc.turn_cap}; rules: ")

@@ -228,7 +228,7 @@ def test_the_command_line_runs_and_reports_a_co_operative_game(game, tmp_path, m
     assert out.exit_code == 0, out.output
     assert "Team" in out.output and "Contrasts" in out.output and "Seats" not in out.output
     out = CliRunner().invoke(main, ["run", "fx.toml", "--threads", "1", "--no-contrasts", "--json"])
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert data["contrasts"] == [] and data["team"][0]["games"] == 1500
     out = CliRunner().invoke(main, ["report", "fx.toml", "--threads", "1", "-o", "rep"])
     assert out.exit_code == 0, out.output

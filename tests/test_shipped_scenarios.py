@@ -67,7 +67,7 @@ def test_replay_tells_games_of_every_shipped_scenario(args, seed, game, monkeypa
     monkeypatch.chdir(ROOT)
     res = CliRunner().invoke(main, ["replay", *args, "--seed", str(seed), "--game", str(game)])
     assert res.exit_code == 0, res.output[-3000:]
-    assert f", seed {seed}, game {game}: " in res.output.splitlines()[0]
+    assert f", seed {seed}, game {game}: " in res.stdout.splitlines()[0]
 
 
 def test_the_check_reports_a_traced_or_a_batch_kernel_that_departs(monkeypatch):

@@ -122,7 +122,7 @@ def test_cli_compare_json_and_report(cli, tmp_path):
     res = cli("compare", "--set", "components.buildings.12.ghost_worth=1", "-n", 2_000, "--json",
               "-o", tmp_path / "rep")
     assert res.exit_code == 0, res.output
-    data = json.loads(res.output)
+    data = json.loads(res.stdout)
     assert data["kind"] == "compare" and data["meta"]["games"] == 2_000
     files = {p.name for p in (tmp_path / "rep").iterdir()}
     assert {"index.html", "summary.md", "differences.png", "compare.csv", "compare.parquet"} <= files

@@ -93,7 +93,7 @@ def test_cli_tournament_json_and_report(cli, tmp_path):
     res = cli("tournament", "--strategies", "random,collector", "-n", 600, "--players", 2, "--json",
               "-o", tmp_path / "t", "--threads", 1)
     assert res.exit_code == 0, res.output
-    data = json.loads(res.output)
+    data = json.loads(res.stdout)
     assert [r["strategy"] for r in data["ratings"]] == ["collector", "random"]
     html = (tmp_path / "t" / "index.html").read_text()
     assert html.index("Findings") < html.index("Ranking") and (tmp_path / "t" / "ratings.png").exists()
