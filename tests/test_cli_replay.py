@@ -114,7 +114,7 @@ def test_every_trace_opens_with_its_scenario_hash_rules_turn_cap_seed_and_game(c
     assert (head["seed"], head["game"], head["players"], len(head["strategies"])) == (7, 3, sc.players, sc.players)
     show = cli("show", path, "--set", f"{key}={written}")          # the hash `balance show` heads its output with
     assert show.stdout.splitlines()[0] == f"# Resolved scenario {head['scenario_hash'][:12]}"
-    text = cli("replay", path, *given).output.splitlines()
+    text = cli("replay", path, *given).stdout.splitlines()
     assert text[0].startswith(f"{sc.spec().title}, seed 7, game 3: ")
     assert text[1].startswith(f"Scenario {sc.name!r} (hash {sc.hash()[:12]}), turn cap {sc.turn_cap}; rules: ")
     assert f"; {key.split('.')[1]} = {written}" in text[1] or f"rules: {key.split('.')[1]} = {written}" in text[1]
