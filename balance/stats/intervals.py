@@ -14,6 +14,22 @@ from scipy import special as _sp  # scipy.special imports in a fraction of scipy
 Z95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054, the 95% two-sided normal quantile
 
 
+class Method(NamedTuple):
+    """An interval method by the name every table note and docs/metrics.md give it; ``key`` is the word that must
+    appear wherever a column computed by it is defined (tests/test_interval_names.py checks the report's notes and
+    docs/metrics.md against the computation)."""
+
+    name: str
+    key: str
+
+
+METHODS = {
+    "wilson": Method("Wilson score interval", "Wilson"),                  # :func:`wilson`
+    "student_t": Method("Student t interval", "Student t"),                # :func:`mean_interval`
+    "newcombe": Method("Newcombe's hybrid score interval", "Newcombe"),    # :func:`diff_interval`
+}
+
+
 def wilson(k, n, z: float = Z95):
     """Wilson score interval for a binomial proportion k/n, without continuity correction.
 
