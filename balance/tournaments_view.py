@@ -7,7 +7,7 @@ from matplotlib.figure import Figure
 
 from .results import text_table
 from .stats.extremes import pick_extreme, widen
-from .stats.intervals import wilson
+from .stats.intervals import exact
 
 
 def _pct(x: float) -> str:
@@ -38,7 +38,7 @@ def findings(t) -> list[str]:
         labels = [f"{x}: {_pct(p)}" for x, p in zip(tb["table"], tb["win_rate"])]
         ends = []
         for highest, word in ((True, "best"), (False, "weakest")):
-            e = pick_extreme(tb["win_rate"], lambda z: wilson(tb["wins"], tb["games"], z), highest)
+            e = pick_extreme(tb["win_rate"], lambda z: exact(tb["wins"], tb["games"], z), highest)
             row = tb.iloc[e.index]
             what = (f"{row.table}: {_pct(row.win_rate)} ({e.adjusted(_pct, 'teams')}; {int(row.games):,} games)")
             ends.append(f"the {word} team is {what}" if e.clear else
@@ -71,7 +71,7 @@ def findings(t) -> list[str]:
 
 def _one_sided(t) -> list[str]:
     """The pairing in which one variant won the largest share of the games it played with another, picked from
-    every ordered pair that shared a table (Wilson intervals adjusted for them)."""
+    every ordered pair that shared a table (exact binomial intervals adjusted for them)."""
     m = t.matrix.to_numpy(dtype=float)
     if not np.isfinite(m).any():
         return []
@@ -80,7 +80,7 @@ def _one_sided(t) -> list[str]:
     rows, cols = np.nonzero(np.isfinite(m))
     share = m[rows, cols]
     names = [f"{t.matrix.index[i]} over {t.matrix.columns[j]}: {_pct(m[i, j])}" for i, j in zip(rows, cols)]
-    e = pick_extreme(share, lambda z: wilson(won[rows, cols], together[rows, cols], z))
+    e = pick_extreme(share, lambda z: exact(won[rows, cols], together[rows, cols], z))
     i, j = rows[e.index], cols[e.index]
     a, b = t.matrix.index[i], t.matrix.columns[j]
     head = "The most one-sided pairing" if e.clear else "The largest share"

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .extremes import family_z, pairs, pick_extreme
-from .intervals import diff_interval, wilson
+from .intervals import diff_interval, exact, wilson
 
 Z95 = 1.959963984540054
 
@@ -230,8 +230,8 @@ def rate_extremes(labels, hits, trials, *, name: str, ends, measure: str, unit: 
     beyond_kind)``, e.g. ``(False, "hardest", "harder", "hardest_label", "lowest_label")``; ``call(label)`` names a
     label in a sentence; ``besides``: labels left out, said in the sentence.
 
-    Each end's extreme is picked with every label's Wilson interval adjusted for the k labels with trials
-    (``extremes.pick_extreme``). When that interval lies wholly beyond the overall rate's (the hits over the trials
+    Each end's extreme is picked with every label's exact (Clopper-Pearson) interval adjusted for the k labels with
+    trials (``extremes.pick_extreme``). When that interval lies wholly beyond the overall rate's (the hits over the trials
     of all k, Wilson 95%) it is a finding: called the superlative (``clear_kind``) only when it also lies apart from
     every other label's adjusted interval, else the lowest (highest) of k that others cannot be told apart from
     (``beyond_kind``). When no end lies beyond the overall rate, one finding says that no label is clearly different
@@ -250,7 +250,7 @@ def rate_extremes(labels, hits, trials, *, name: str, ends, measure: str, unit: 
     head = f"Of the {len(labels):,} {names} {played}" + (f" besides {', '.join(map(str, besides))}" if besides else "")
     out, quiet = [], []
     for highest, sup, comp, clear_kind, beyond_kind in ends:
-        e = pick_extreme(hits / trials, lambda z: wilson(hits, trials, z), highest)
+        e = pick_extreme(hits / trials, lambda z: exact(hits, trials, z), highest)
         i, side, most = e.index, ("above" if highest else "below"), ("highest" if highest else "lowest")
         ci = f"{e.adjusted(_pct, names)}; {int(trials[i]):,} {unit}"
         if not e.beyond(all_lo, all_hi):
