@@ -83,7 +83,7 @@ def _one_sided(t) -> list[str]:
     e = pick_extreme(share, lambda z: exact(won[rows, cols], together[rows, cols], z))
     i, j = rows[e.index], cols[e.index]
     a, b = t.matrix.index[i], t.matrix.columns[j]
-    head = "The most one-sided pairing" if e.clear else "The largest share"
+    head = "The most one-sided" if e.clear else "The largest share"
     return [f"{head} of the {e.k} pairings: {a} won {_pct(m[i, j])} of the games it played with {b} "
             f"({e.adjusted(_pct, 'pairings')}), which won {_pct(m[j, i])} of them"
             + ("." if e.clear else f"; {e.rivals_text(names)}, so none is clearly the most one-sided.")]

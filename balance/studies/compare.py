@@ -98,7 +98,7 @@ class Comparison(Study):
         lo, hi = (float(x) for x in widen(r["diff"], r["diff_lo"], r["diff_hi"], family_z(family)))
         sig = lo > 0 or hi < 0
         u = " points" if is_rate(k) else ""
-        ci = "95% CI" if family == 1 else f"95% CI adjusted for the {family:,} per-item counters:"
+        ci = "95% CI" if family == 1 else f"95% CI adjusted for the {family:,} item counters:"
         return (f"{what[0].upper()}{what[1:]}: {fmt_value(k, r['a'])} in A, {fmt_value(k, r['b'])} in B, a change "
                 f"of {fmt_diff(k, r['diff'])}{u} ({ci} {fmt_diff(k, lo)} to {fmt_diff(k, hi)})"
                 + ("" if sig else ", within what chance alone gives") + ".")
