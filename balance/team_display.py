@@ -10,7 +10,7 @@ import pandas as pd
 
 from .display import _ci, _group_display, _lengths_display, _means_display, _num, _pct
 
-SHORT_LABELS = 20       # a category of more labels shows only its SHORT_SHOWN lowest and highest win rates on a terminal
+SHORT_LABELS = 20       # a category of more labels shows its SHORT_SHOWN lowest and highest win rates on a terminal
 SHORT_SHOWN = 10
 
 

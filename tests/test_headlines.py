@@ -193,7 +193,8 @@ def test_a_tournament_calls_no_strategy_the_strongest_when_the_next_cannot_be_to
     assert findings(apart)[0].startswith("skeleton_farmer makes the strongest teams")
     # competitive: plain 95% intervals apart (0.280 > 0.275), but not once adjusted for the 5 strategies
     comp = _tournament(False, {"strategy": list("abcde"), "rating": [0.30, 0.255, 0.0, -0.2, -0.36],
-                               "ci_low": [0.28, 0.235, -0.02, -0.22, -0.38], "ci_high": [0.32, 0.275, 0.02, -0.18, -0.34],
+                               "ci_low": [0.28, 0.235, -0.02, -0.22, -0.38],
+                               "ci_high": [0.32, 0.275, 0.02, -0.18, -0.34],
                                "win_rate": [0.4, 0.38, 0.3, 0.25, 0.2]})
     text = findings(comp)
     assert "is the strongest" not in text[0] and "b: +0.26" in text[0] and "none is clearly the strongest" in text[0]

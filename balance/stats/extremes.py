@@ -101,8 +101,9 @@ class Extreme:
 def pick_extreme(values, interval: Callable[[float], tuple], highest: bool = True) -> Extreme | None:
     """The highest (``highest``) or lowest of ``values``, with every group's simultaneous interval.
 
-    ``interval(z)`` gives the groups' intervals at the normal quantile z as ``(lo, hi)`` arrays (Wilson with that z
-    for a proportion, estimate +- z se for a normal one). Groups whose value is NaN are left out and not counted in
+    ``interval(z)`` gives the groups' intervals at the normal quantile z as ``(lo, hi)`` arrays (the exact binomial
+    interval at that level for a rate of its own, Newcombe's at z for a difference of rates, :func:`widen` for a
+    normal one). Groups whose value is NaN are left out and not counted in
     k. None when no group is left."""
     v = np.asarray(values, dtype=np.float64)
     ok = np.isfinite(v)

@@ -231,11 +231,11 @@ def rate_extremes(labels, hits, trials, *, name: str, ends, measure: str, unit: 
     label in a sentence; ``besides``: labels left out, said in the sentence.
 
     Each end's extreme is picked with every label's exact (Clopper-Pearson) interval adjusted for the k labels with
-    trials (``extremes.pick_extreme``). When that interval lies wholly beyond the overall rate's (the hits over the trials
-    of all k, Wilson 95%) it is a finding: called the superlative (``clear_kind``) only when it also lies apart from
-    every other label's adjusted interval, else the lowest (highest) of k that others cannot be told apart from
-    (``beyond_kind``). When no end lies beyond the overall rate, one finding says that no label is clearly different
-    (``no_clear_extreme``, weight 0.1)."""
+    trials (``extremes.pick_extreme``). When that interval lies wholly beyond the overall rate's (the hits over the
+    trials of all k, Wilson 95%) it is a finding: called the superlative (``clear_kind``) only when it also lies
+    apart from every other label's adjusted interval, else the lowest (highest) of k that others cannot be told
+    apart from (``beyond_kind``). When no end lies beyond the overall rate, one finding says that no label is
+    clearly different (``no_clear_extreme``, weight 0.1)."""
     hits = np.asarray(hits, dtype=np.int64)
     trials = np.asarray(trials, dtype=np.int64)
     keep = trials > 0
