@@ -43,7 +43,7 @@ def caption(r: Results, name: str) -> str:
                 "points with 95% CI (an association, not a cause).")
     if name.startswith("category_"):
         c = next(x for x in t.categories if f"category_{_file(x.name)}" == name)
-        return (f"Team win rate per {c.name}, in %, sorted from the hardest to the easiest, with Wilson 95% "
+        return (f"Team win rate per {c.name}, in %, sorted from the lowest to the highest, with Wilson 95% "
                 "intervals; the dashed line and grey band are all games.")
     return {
         "seats": "Win rate by seat and by strategy, in %, with Wilson 95% intervals; the dashed line is an equal "
@@ -242,7 +242,7 @@ def win_rate_by_length(r: Results, which: str = "rounds", min_games: int = 1) ->
 
 
 def category(r: Results, name: str) -> Figure:
-    """A category's win rate per label (Climbing Tower: per tower), sorted from the hardest to the easiest, with
+    """A category's win rate per label (Climbing Tower: per tower), sorted from the lowest to the highest, with
     Wilson 95% intervals, against the overall win rate and its interval."""
     df = r.category(name)
     df = df[df.games > 0].sort_values(["win_rate", name], kind="stable")
@@ -264,7 +264,7 @@ def category(r: Results, name: str) -> Figure:
         ax.set_xticks(x, list(df[name]), rotation=60, ha="right")
         ax.set_xlabel(name)
     else:
-        ax.set_xlabel(f"{name}, from the hardest to the easiest ({len(df)} played)")
+        ax.set_xlabel(f"{name}, from the lowest win rate to the highest ({len(df)} played)")
     ax.set_ylim(0, 100)
     ax.set_ylabel("team win rate, % (95% CI)")
     return _caption(fig, r, f"category_{_file(name)}")

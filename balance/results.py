@@ -388,7 +388,7 @@ class Results:
     # --- text, JSON, files -----------------------------------------------------------------------------------
     def display_tables(self, short: bool = False) -> dict[str, pd.DataFrame]:
         """The main tables as rounded display strings, keyed by title (used by :meth:`summary` and reports);
-        ``short``: a category of many labels shows only its hardest and easiest (the terminal)."""
+        ``short``: a category of many labels shows only its lowest and highest win rates (the terminal)."""
         if self.tallies.cooperative:
             from .team_display import display_tables
             return display_tables(self, short)

@@ -103,6 +103,7 @@ class Tournament:
     matrix: pd.DataFrame
     tables: pd.DataFrame
     meta: dict = field(default_factory=dict)
+    pair_games: pd.DataFrame | None = None     # competitive: games the row's and the column's variants shared
 
     @property
     def findings(self) -> list[str]:
@@ -187,18 +188,18 @@ def tournament(scenario=None, strategies="", *, games: int | None = None, seed=N
         n = FIRST_ROUND
         while True:
             play(n)
-            ratings, _, table_frame = _frames(variants, plays, table_list, coop)
+            ratings, _, table_frame, _ = _frames(variants, plays, table_list, coop)
             width = table_frame["ci_high"] - table_frame["ci_low"] if coop else \
                 ratings["win_ci_high"] - ratings["win_ci_low"]
             if width.max() <= target_ci or n >= max_games:
                 break
             n = min(2 * n, max_games)
-    ratings, matrix, table_frame = _frames(variants, plays, table_list, coop)
+    ratings, matrix, table_frame, pair_games = _frames(variants, plays, table_list, coop)
     meta = {"scenario": base.name, "game": spec.name, "title": spec.title, "players": base.players,
             "seed": base.seed, "games_per_table": n, "games": int(sum(p.stepper.played for p in plays)),
             "seatings": len(plays), "ties": int(sum(p.ties for p in plays)),
             "unfinished": int(sum(p.none for p in plays)) if not coop else None, "target_ci": target_ci}
-    return Tournament(variants, coop, ratings, matrix, table_frame, meta)
+    return Tournament(variants, coop, ratings, matrix, table_frame, meta, pair_games)
 
 
 def _frames(variants, plays, table_list, coop):
@@ -223,8 +224,9 @@ def _frames(variants, plays, table_list, coop):
     if not coop:
         for label in labels:
             table_frame[f"wins {label}"] = table_frame[f"wins {label}"].astype("Int64")
-    return (_coop_frames if coop else _luce_frames)(variants, plays, table_list, table_frame, labels, K) + \
-        (table_frame,)
+    ratings, matrix, pair_games = (_coop_frames if coop else _luce_frames)(variants, plays, table_list, table_frame,
+                                                                           labels, K)
+    return ratings, matrix, table_frame, pair_games
 
 
 def _luce_frames(variants, plays, table_list, table_frame, labels, K):
@@ -258,7 +260,7 @@ def _luce_frames(variants, plays, table_list, table_frame, labels, K):
     ratings.insert(0, "rank", np.arange(1, K + 1))
     with np.errstate(divide="ignore", invalid="ignore"):
         matrix = pd.DataFrame(won_with / together, index=pd.Index(labels, name="strategy"), columns=labels)
-    return ratings, matrix
+    return ratings, matrix, pd.DataFrame(together.astype(np.int64), index=matrix.index, columns=labels)
 
 
 def _coop_frames(variants, plays, table_list, table_frame, labels, K):
@@ -281,4 +283,4 @@ def _coop_frames(variants, plays, table_list, table_frame, labels, K):
     if len(table_list[0]) == 2:
         for t, (a, b) in enumerate(table_list):
             matrix.iloc[a, b] = matrix.iloc[b, a] = table_frame.loc[t, "win_rate"]
-    return ratings, matrix
+    return ratings, matrix, None

@@ -73,10 +73,18 @@ def test_the_games_worth_watching_are_the_games_their_commands_replay(spooky):
     assert r.tallies.watch == watch
 
 
-def test_haunted_tower_findings_name_heroes_and_the_lopsided_game():
+def test_haunted_tower_findings_name_heroes_the_deadliest_monster_and_the_lopsided_game():
     r = balance.simulate("scenarios/haunted_tower.toml", games=3000, progress=False)
     kinds = set(r.findings["kind"])
     assert "role_gap" in kinds and any("The heroes are far from even" in t for t in r.findings["text"])
+    assert "adjusted for the 15 pairs of 6 heroes" in r.findings.set_index("kind").loc["role_gap", "text"]
+    # the monster that kills heroes most often per encounter, besides the Specter (whom the game is about)
+    monsters = r.group("monster").set_index("monster")
+    rate = monsters["deaths_per_encounters"].drop("specter").dropna()
+    threat = r.findings[r.findings["kind"].isin(["strongest_thing", "strong_thing"])]
+    assert len(threat) == 1
+    assert threat["text"].iloc[0].startswith(f"Of the {len(rate)} monsters met besides specter, the {rate.idxmax()} ")
+    assert threat["estimate"].iloc[0] == pytest.approx(rate.max())
     assert any(line.startswith("the most lopsided win: by ") and "scenarios/haunted_tower.toml --seed 1" in line
                for line in r.watch_lines())
 

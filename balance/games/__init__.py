@@ -61,6 +61,18 @@ class StrategySpec:
 
 
 @dataclass(frozen=True)
+class Threat:
+    """A counter of a group that counts the thing beating a player, per unit of the group's ``ratio_base`` (The
+    Haunted Tower: a hero's deaths per encounter with each monster). The findings name the thing that does so most
+    often when the data separate it from the rest (``balance.stats.findings.rate_extremes``); ``words`` say it
+    ("deadliest", "deadlier"); ``besides`` gives the labels compared apart (the boss whom the game is about)."""
+
+    counter: int
+    words: tuple[str, str] = ("strongest", "stronger")
+    besides: Callable[[Any], tuple] | None = field(default=None, repr=False)   # Scenario -> labels left out
+
+
+@dataclass(frozen=True)
 class CounterGroup:
     """Per-game counters a game keeps for each (seat, thing) of one kind: Spooky Tower's Building values, The Haunted
     Tower's monsters and items. ``labels`` gives the things' names for a scenario (they may come from its
@@ -78,6 +90,7 @@ class CounterGroup:
     cannot_use: Callable[[Any], tuple] | None = field(default=None, repr=False)
     """Scenario -> labels of the things its rules never let be used (Climbing Tower: the starting deck's Level 1
     cards are never for sale, so never bought). The findings do not call them "never used"; None: every thing can be."""
+    threat: Threat | None = None            # a counter of the thing beating a player (a monster killing a hero)
 
 
 @dataclass(frozen=True)

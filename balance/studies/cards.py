@@ -10,11 +10,19 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..stats.extremes import pick_extreme, widen
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .study import Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_value, is_rate
 
 CAUSAL_NOTE = ("Causal: each card's effect was emptied and the same games replayed on common random numbers, so "
                "a change is what the card does (unlike the association lifts of `balance run`).")
+
+
+def _sizes(lo, hi):
+    """Intervals of |diff| from intervals of diff: a side of 0 is folded over, one that straddles 0 runs from 0."""
+    lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
+    return (np.where(lo > 0, lo, np.where(hi < 0, -hi, 0.0)),
+            np.where(lo > 0, hi, np.where(hi < 0, -lo, np.maximum(-lo, hi))))
 
 
 class CardValues(Study):
@@ -64,23 +72,38 @@ class CardValues(Study):
         return {title: pd.DataFrame(rows)}
 
     def findings(self) -> list[str]:
+        """Per metric, the card whose removal changes it the most. Every card's interval is widened for the number
+        of cards (``stats.extremes``): "beyond chance" is beyond those intervals, and a card is said to change the
+        metric the most only when its interval of the size of the change lies above every other card's."""
         out = [CAUSAL_NOTE]
         for m in self.metrics:
             t = self.table[self.table["metric"] == m]
             if t.empty:
                 continue
             kind = t["kind"].iloc[0]
-            sig = t[(t["diff_lo"] > 0) | (t["diff_hi"] < 0)]
             what = describe_metric(m, kind)
             u = " points" if is_rate(kind) else ""
-            if sig.empty:
-                out.append(f"No {self.item}'s removal changes {what} beyond chance.")
+            e = pick_extreme(t["diff"].abs(), lambda z: _sizes(*widen(t["diff"], t["diff_lo"], t["diff_hi"], z)))
+            lo, hi = widen(t["diff"], t["diff_lo"], t["diff_hi"], e.z)
+            moved = int(((lo > 0) | (hi < 0)).sum())
+            family = f"95% intervals adjusted for the {e.k} {self.item}s"
+            if not moved:
+                out.append(f"No {self.item}'s removal changes {what} beyond chance ({family}).")
                 continue
-            r = sig.loc[sig["diff"].abs().idxmax()]
-            out.append(f"Removing {self.item} {r['card']} changes {what} the most: {fmt_value(kind, r['a'])} with it, "
-                       f"{fmt_value(kind, r['b'])} without ({fmt_diff(kind, r['diff'])}{u}; 95% CI "
-                       f"{fmt_diff(kind, r['diff_lo'])} to {fmt_diff(kind, r['diff_hi'])}); {len(sig)} of "
-                       f"{len(t)} {self.item}s change it beyond chance.")
+            r = t.iloc[e.index]
+            i = e.index
+            if not (lo[i] > 0 or hi[i] < 0):        # the largest estimate is not itself beyond chance
+                out.append(f"{moved} of {len(t)} {self.item}s change {what} beyond chance ({family}); none is "
+                           "clearly the largest change.")
+                continue
+            names = [f"{c}: {fmt_diff(kind, d)}" for c, d in zip(t["card"], t["diff"])]
+            head = (f"Removing {self.item} {r['card']} changes {what} the most" if e.clear else
+                    f"Removing {self.item} {r['card']} changes {what} by the largest amount of the {e.k}")
+            out.append(f"{head}: {fmt_value(kind, r['a'])} with it, {fmt_value(kind, r['b'])} without "
+                       f"({fmt_diff(kind, r['diff'])}{u}; 95% CI adjusted for the {e.k} {self.item}s: "
+                       f"{fmt_diff(kind, lo[i])} to {fmt_diff(kind, hi[i])})"
+                       + ("" if e.clear else f", but {e.rivals_text(names)}")
+                       + f"; {moved} of {len(t)} {self.item}s change it beyond chance ({family}).")
         return out
 
     def figures(self) -> dict:

@@ -7,6 +7,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from ..stats.extremes import family_z, widen
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import DEFAULT_ALPHA, SequentialTest, parse_question
 from .study import (Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_gain, fmt_value, is_rate)
@@ -29,9 +30,18 @@ class Comparison(Study):
         t = self.table[self.table["kind"] != "item"]
         return t[(t["kind"] != "victory") | (t["a"] > 0) | (t["b"] > 0)]       # no empty victory kinds
 
+    @cached_property
+    def item_family(self) -> int:
+        """How many per-item metrics there are: the changed ones are picked from all of them, so their intervals
+        are adjusted for that many (``stats.extremes``)."""
+        return int((self.table["kind"] == "item").sum())
+
     def changed_items(self, top: int = 10) -> pd.DataFrame:
-        """Per-item metrics whose interval excludes 0, the largest changes (in standard errors) first."""
-        items = self.table[(self.table["kind"] == "item") & ((self.table["diff_lo"] > 0) | (self.table["diff_hi"] < 0))]
+        """Per-item metrics whose 95% interval, adjusted for the number of per-item metrics, excludes 0; the largest
+        changes (in standard errors) first. The rows keep their plain intervals."""
+        items = self.table[self.table["kind"] == "item"]
+        lo, hi = widen(items["diff"], items["diff_lo"], items["diff_hi"], family_z(self.item_family))
+        items = items[(lo > 0) | (hi < 0)]
         z = (items["diff"] / (items["diff_sd"] / np.sqrt(items["games"]))).abs()
         return items.assign(_z=z).sort_values("_z", ascending=False).drop(columns="_z").head(top)
 
@@ -47,7 +57,8 @@ class Comparison(Study):
         out = {"Metrics (rates in %, differences in points)": show(self.core)}
         items = self.changed_items()
         if len(items):
-            out[f"Per-item counters that changed (the {len(items)} largest; all in --out/--json)"] = show(items)
+            out[f"Per-item counters that changed (beyond 95% intervals adjusted for the {self.item_family:,} per-item "
+                f"counters; the {len(items)} largest; all in --out/--json)"] = show(items)
         if self.decision:
             d = self.decision
             out["Question"] = pd.DataFrame([{"question": d["question"], "answer": d["answer"],
@@ -77,16 +88,19 @@ class Comparison(Study):
                        f"precise (in variance) than independent runs: those would have needed about "
                        f"{int(round(g * n)):,} games of each scenario instead of {n:,}.")
         for _, r in self.changed_items(3).iterrows():
-            out.append(self._sentence(r))
+            out.append(self._sentence(r, self.item_family))
         return out
 
-    def _sentence(self, r) -> str:
+    def _sentence(self, r, family: int = 1) -> str:
+        """One metric in words; ``family``: the metrics it was picked from (its interval is adjusted for them)."""
         k = r["kind"]
         what = describe_metric(r["metric"], k)
-        sig = r["diff_lo"] > 0 or r["diff_hi"] < 0
+        lo, hi = (float(x) for x in widen(r["diff"], r["diff_lo"], r["diff_hi"], family_z(family)))
+        sig = lo > 0 or hi < 0
         u = " points" if is_rate(k) else ""
+        ci = "95% CI" if family == 1 else f"95% CI adjusted for the {family:,} item counters:"
         return (f"{what[0].upper()}{what[1:]}: {fmt_value(k, r['a'])} in A, {fmt_value(k, r['b'])} in B, a change "
-                f"of {fmt_diff(k, r['diff'])}{u} (95% CI {fmt_diff(k, r['diff_lo'])} to {fmt_diff(k, r['diff_hi'])})"
+                f"of {fmt_diff(k, r['diff'])}{u} ({ci} {fmt_diff(k, lo)} to {fmt_diff(k, hi)})"
                 + ("" if sig else ", within what chance alone gives") + ".")
 
     def figures(self) -> dict:

@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from ..stats.extremes import family_z, pick_extreme, widen
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import fixed_bounds
 from .study import Study, as_scenario, dotted, fmt_diff, fmt_value, is_rate
@@ -60,16 +61,33 @@ class Sweep(Study):
             if t.empty:
                 continue
             kind = t["kind"].iloc[0]
-            best = t.loc[t["value"].idxmin() if metric == "seat_spread" else t["value"].idxmax()]
-            worst = t.loc[t["value"].idxmax() if metric == "seat_spread" else t["value"].idxmin()]
+            low_best = metric == "seat_spread"
             word = {"seat_spread": "smallest seat spread", "win_rate": "highest team win rate",
                     "turns": "longest games"}.get(metric, f"highest {metric}")
-            out.append(f"The {word}: {self._cell(best)} ({fmt_value(kind, best['value'])}); at the other end "
-                       f"{self._cell(worst)} ({fmt_value(kind, worst['value'])}).")
-            moved = t[(t["cell"] > 0) & ((t["diff_lo"] > 0) | (t["diff_hi"] < 0))]
+            ends = []
+            for highest in (not low_best, low_best):
+                e = pick_extreme(t["value"], lambda z: widen(t["value"], t["value_lo"], t["value_hi"], z), highest)
+                row = t.iloc[e.index]
+                ci = ("" if not np.isfinite(e.lo) else
+                      f"; {e.adjusted(lambda x: fmt_value(kind, x), 'cells')}")
+                names = [f"{self._cell(x)}: {fmt_value(kind, x['value'])}" for _, x in t.iterrows()]
+                ends.append((e, f"{self._cell(row)} ({fmt_value(kind, row['value'])}{ci})", names))
+            (e, best, names), (_, worst, _) = ends
+            if e.clear:
+                head = f"The {word}: {best}"
+            elif not np.isfinite(e.lo):         # the seat spread of a cell has no interval of its own
+                head = (f"The {word} of the {e.k} cells as played: {best}; a cell's own spread has no interval, so "
+                        "no cell is called the smallest beyond chance")
+            else:
+                head = f"The {word} of the {e.k} cells as played: {best}, but {e.rivals_text(names)}"
+            out.append(f"{head}; at the other end {worst}.")
+            others = max(len(t) - 1, 1)
+            lo, hi = widen(t["diff"], t["diff_lo"], t["diff_hi"], family_z(others))
+            moved = t[(t["cell"] > 0) & ((lo > 0) | (hi < 0))]
             u = " points" if is_rate(kind) else ""
+            family = "" if others == 1 else f", adjusted for the {others} cells"
             out.append(f"{len(moved)} of {len(t) - 1} cells differ from the first ({self._cell(t.iloc[0])}) in "
-                       f"{metric} beyond chance (paired 95% intervals of the difference)" +
+                       f"{metric} beyond chance (paired 95% intervals of the difference{family})" +
                        (f"; the largest change is {fmt_diff(kind, moved.loc[moved['diff'].abs().idxmax(), 'diff'])}"
                         f"{u}." if len(moved) else "."))
         return out

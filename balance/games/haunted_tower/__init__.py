@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import CounterGroup, GameSpec, ParamSpec, StrategySpec, lazy
+from .. import CounterGroup, GameSpec, ParamSpec, StrategySpec, Threat, lazy
 from ..kernel_common import chunk_arrays
 from . import enums as E
 from . import layout as L
@@ -171,7 +171,9 @@ def _items(scenario) -> tuple:
 
 def groups(scenario) -> tuple[CounterGroup, ...]:
     return (CounterGroup("monster", L.MONSTER_COUNTER_NAMES, L.MC_KILLS, "counters", labels=_monsters,
-                         ratio_base=L.MC_ENCOUNTERS, used_phrase="killed a {}"),
+                         ratio_base=L.MC_ENCOUNTERS, used_phrase="killed a {}",
+                         threat=Threat(L.MC_HERO_DEATHS, ("deadliest", "deadlier"),
+                                       besides=lambda sc: (sc.components.specter,))),   # the goal: deadly by design
             CounterGroup("item", L.ITEM_COUNTER_NAMES, L.IC_HELD_END, "items", labels=_items,
                          ratio_base=L.IC_TAKEN, used_phrase="held the {} at the end"))
 
