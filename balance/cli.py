@@ -10,9 +10,12 @@ from pathlib import Path
 
 import click
 
+from .defaults import DEFAULT_CHUNK
+from .notice import compile_notice, notice_mode
 from .outputs import OutputDirError, check_output_dir
-from .runner import DEFAULT_CHUNK, compile_notice, notice_mode
-from .scenario import ScenarioError, load_scenario
+
+# The command line imports numpy, pandas, Numba and the scenario model only inside the commands that need them, so
+# that `balance --help` and a usage error answer at once (tests/test_entry.py holds it to that).
 
 SCENARIO_HELP = "Scenario TOML file; omit it for the embedded default (Spooky Tower, public card list)."
 
@@ -52,6 +55,7 @@ def folder_name(name: str) -> str:
 
 
 def _load(scenario, sets=(), **overrides):
+    from .scenario import ScenarioError, load_scenario
     try:
         return load_scenario(scenario, **overrides, **_sets(sets))
     except ScenarioError as err:
@@ -172,6 +176,7 @@ def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, 
               sets=(), keep_games=0, checkpoint=None, resume=None, contrasts=True, executor="local", scheduler=None,
               workers=None):
     from .runner import CheckpointError, RunOptions, run
+    from .scenario import ScenarioError
 
     if games is not None and target_ci is not None:
         _fail(f"-n/--games {games} with --target-ci {target_ci}: give one of them (allowed: -n for a fixed number "

@@ -11,7 +11,6 @@ import click
 
 from .cli import (CHUNK_SIZE_OPTION, EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out,
                   _fail, _sets, _write_failed, dask_client, options, set_option)
-from .scenario import ScenarioError
 
 
 def check_options(f):
@@ -65,6 +64,7 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
     claim passes; 1: one fails; 3: none fails but one is inconclusive at the cap; 2: bad input."""
     from .checks.run import check as run_check
     from .report.study import files
+    from .scenario import ScenarioError
 
     if out_dir:
         _check_out(out_dir, files(("claims", "baseline")))
@@ -119,6 +119,7 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
     per table from 1,000 until every variant's win-rate interval (co-operative games: every team's) is at most W
     wide. A competitive game's variants get Bradley-Terry ratings; a co-operative game's the mean team win rate."""
     from .report.study import files
+    from .scenario import ScenarioError
     from .tournaments import tournament as play
 
     if games is not None and target_ci is not None:

@@ -9,8 +9,7 @@ import click
 from .cli import EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _sets, \
     _write_failed, dask_client, options, set_option
 from .outputs import OutputDirError
-from .runner import show_progress
-from .scenario import ScenarioError
+from .notice import show_progress
 
 
 def study_options(f):
@@ -63,6 +62,7 @@ def _finish(study, out_dir, as_json):
 
 
 def _call(fn, *args, **kw):
+    from .scenario import ScenarioError
     try:
         return fn(*args, **kw)
     except (ScenarioError, ValueError) as err:

@@ -24,7 +24,7 @@ from .stats.aggregate import Aggregator
 # CHUNK_SECONDS at most, so that Ctrl-C is answered within about a second. Each chunk ends at a barrier where one
 # thread waits for the other and then the tallies are added on one, so fewer, longer chunks keep the kernel's share
 # of a run higher: 500,000 games (about 0.45 s of Spooky Tower on two idle cores) where 200,000 cost about 2% more.
-DEFAULT_CHUNK = 500_000
+from .defaults import DEFAULT_CHUNK  # noqa: E402,F401 - kept here for its users
 CHUNK_SECONDS = 0.5
 LOOK_MAX = 200_000      # --target-ci looks at the precision at least every this many games (next_look)
 

@@ -36,8 +36,44 @@ def test_the_public_names_still_load_on_first_use():
 
 
 def test_a_ctrl_c_while_the_command_imports_is_one_line_and_exit_130():
-    for module in ("numpy", "click", "pandas"):
+    """click is imported by the entry point; numpy, pandas and Numba only by the command once it runs: a Ctrl-C in
+    either is one line and exit 130."""
+    said = {"click": "interrupted (Ctrl-C) while starting: nothing was run",
+            "numpy": "interrupted before any game finished", "pandas": "interrupted before any game finished"}
+    for module, line in said.items():
         done = _run(STOP_IN.format(module=module))
         assert done.returncode == 130, (module, done.stderr)
         assert "Traceback" not in done.stderr and done.stdout == ""
-        assert done.stderr.strip().splitlines() == ["interrupted (Ctrl-C) while starting: nothing was run"]
+        assert done.stderr.strip().splitlines() == [line], module
+
+
+HEAVY = ("numpy", "pandas", "numba", "matplotlib", "scipy", "pydantic")
+MODULES_AFTER = """
+import sys
+from balance.entry import main
+sys.argv = ["balance", *{args!r}]
+try:
+    main()
+except SystemExit:
+    pass
+print("HEAVY", sorted(m for m in {heavy!r} if m in sys.modules), file=sys.stderr)
+"""
+
+
+def _heavy_after(*args: str) -> list[str]:
+    done = _run(MODULES_AFTER.format(args=list(args), heavy=HEAVY))
+    line = [x for x in done.stderr.splitlines() if x.startswith("HEAVY ")]
+    assert line, done.stderr
+    return eval(line[0][6:])
+
+
+def test_help_imports_nothing_heavy():
+    """`balance --help` (and every command's) answers from click alone: no numpy, pandas, Numba or matplotlib. Its
+    time is a figure of `balance bench`, not asserted here."""
+    for args in (["--help"], ["run", "--help"], ["report", "--help"], ["compare", "--help"], ["check", "--help"],
+                 ["replay", "--help"]):
+        assert _heavy_after(*args) == [], args
+
+
+def test_a_usage_error_imports_nothing_heavy():
+    assert _heavy_after("run", "--threads", "0") == []
