@@ -6,8 +6,10 @@ only a defeated BOSS wins; pawns stay within the tower and only climb; every car
 at most once, removed at most once, Level 1 never bought, the deck at the end as the counters say); turns are the
 actions and passes; gold pays for what was built; skills are gained once and used only after. On a few thousand
 traced games the skeleton tokens are followed event by event from the final state's tower layout: every sword,
-gold, placement and return agrees with the tokens standing, tokens on the tower + fallen + gold + supply = 12 at
-every round's end, gold is never carried into a round, and the events end where the final state array stands.
+spared sword, gold, placement, top-up and return agrees with the tokens standing and the skeletons drawn without a
+token, a skill comes only from a card every skeleton drawn on which was defeated, tokens on the tower + fallen + gold
++ supply = 12 at every round's end, gold is never carried into a round, and the events end where the final state
+array stands.
 """
 from __future__ import annotations
 
@@ -34,10 +36,10 @@ def default_scenario():
 
 
 def random_scenario():
-    """Random strategies, Easy supply, tokens left standing (the supply runs short), no deck minimum, the partner's
-    hand always visible, arrows first."""
+    """Random strategies (and a thinner that spares some skeletons), Easy supply, tokens left standing (the supply
+    runs short, and short cards are topped up), no deck minimum, the partner's hand always visible, arrows first."""
     return load_scenario({"game": "climbing_tower", "players": 2, "seed": 9, "seat_rotation": True,
-                          "seats": [{"name": "random"}, {"name": "deck_thinner"}],
+                          "seats": [{"name": "random"}, {"name": "deck_thinner", "spare": 0.3}],
                           "rules": {"supply": "easy", "left_behind": "stay", "min_deck": 0, "round_limit": 14,
                                     "communication": "always", "icon_order": "arrows_first"}})
 
@@ -166,6 +168,7 @@ class Tokens:
             self.printed.append([int(s[L.TC + row * L.N_TF + L.TF_FLOORS + 3 * k + 1 + side]) for side in (0, 1)])
         self.standing = [[0, 0] for _ in range(self.n_slots)]
         self.fallen = [[0, 0] for _ in range(self.n_slots)]
+        self.missing = [list(x) for x in self.printed]         # no token yet on any skeleton drawn
         self.gold = 0
         self.supply = TOKENS
         self.by_floor = {}
@@ -200,27 +203,30 @@ def follow_tokens(events: np.ndarray, s: np.ndarray, cost: dict | None) -> None:
                 cost["rounds"] += 1
         elif kind in (E.EV_GOLD, E.EV_BONUS, E.EV_BUY, E.EV_REMOVE):
             phase = "build"
-        if kind == E.EV_PLACE:
+        if kind == E.EV_PLACE:          # a card's tokens, or a top-up: onto the skeletons without one
             placed = 0
             for slot in range(t.n_slots):
                 if t.slot_pos[slot] == a:
                     for side in (0, 1):
-                        n = min(t.printed[slot][side], t.supply)
-                        assert t.standing[slot][side] == 0
-                        t.standing[slot][side] = n
+                        n = min(t.missing[slot][side], t.supply)
+                        t.standing[slot][side] += n
+                        t.missing[slot][side] -= n
                         t.supply -= n
                         placed += n
             assert placed == b
+            assert c == sum(sum(t.missing[i]) for i in range(t.n_slots) if t.slot_pos[i] == a)
         elif kind == E.EV_SWORD:
             slot = next(i for i in t.floor_slots(a) if t.standing[i][b] > 0)
             t.standing[slot][b] -= 1
             t.fallen[slot][b] += 1
             assert sum(t.standing[i][b] for i in t.floor_slots(a)) == c
+        elif kind == E.EV_SPARE:
+            assert c > 0 and sum(t.standing[i][b] for i in t.floor_slots(a)) == c
         elif kind == E.EV_GOLD:
             slots = t.floor_slots(a)
             fell = sum(t.fallen[i][b] for i in slots)
             assert fell > 0
-            if sum(t.standing[i][b] for i in slots) == 0:
+            if sum(t.standing[i][b] + t.missing[i][b] for i in slots) == 0:
                 assert c == fell
                 t.gold += fell
             else:
@@ -238,15 +244,16 @@ def follow_tokens(events: np.ndarray, s: np.ndarray, cost: dict | None) -> None:
             assert t.gold >= price, "a build spent gold its round did not earn"
             t.gold -= price
             t.supply += price
-        elif kind == E.EV_SKILL:
-            assert sum(sum(t.standing[i]) for i in range(t.n_slots) if t.slot_pos[i] == a) == 0
+        elif kind == E.EV_SKILL:            # every skeleton drawn on the card defeated
+            assert sum(sum(t.standing[i]) + sum(t.missing[i]) for i in range(t.n_slots) if t.slot_pos[i] == a) == 0
         elif kind == E.EV_RETURN:
             back = 0
             for slot in range(t.n_slots):
                 if t.slot_pos[slot] == a:
                     back += sum(t.standing[slot])
+                    t.missing[slot] = [m + n for m, n in zip(t.missing[slot], t.standing[slot])]
                     t.standing[slot] = [0, 0]
-            assert back == b > 0
+            assert back == b
             t.supply += back
         elif kind == E.EV_END:
             break
@@ -256,6 +263,7 @@ def follow_tokens(events: np.ndarray, s: np.ndarray, cost: dict | None) -> None:
         for side in (0, 1):
             assert t.standing[slot][side] == s[L.STANDING + 2 * slot + side], (slot, side)
             assert t.fallen[slot][side] == s[L.HIT + 2 * slot + side], (slot, side)
+            assert t.missing[slot][side] == s[L.MISSING + 2 * slot + side], (slot, side)
     for floor in range(s[L.SC + L.SC_N_FLOORS]):     # the kept per-floor sums agree with the slots
         for side in (0, 1):
             slots = range(s[L.FLOOR_LO + floor], s[L.FLOOR_HI + floor] + 1)

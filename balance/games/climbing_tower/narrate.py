@@ -20,7 +20,7 @@ from .reference import ReferenceGame, Snapshot, play_scenario, scenario_lineup
 KIND_NAMES = {0: "random", 1: "climber", 2: "skeleton_farmer", 3: "deck_thinner", 9: "scripted"}
 SIDE_NAMES = ("left", "right")
 TURN_EVENTS = (E.EV_REDRAW, E.EV_OFFER, E.EV_PLAY, E.EV_PASS)     # each starts a turn (the turn counter's step)
-PLAY_EFFECTS = (E.EV_SWORD, E.EV_BOSS_HIT, E.EV_CLIMB)            # what a played card's icons do, after its play
+PLAY_EFFECTS = (E.EV_SWORD, E.EV_SPARE, E.EV_BOSS_HIT, E.EV_CLIMB)   # what a played card's icons do, after its play
 
 
 def _card(game: ReferenceGame | None, c: int):
@@ -57,7 +57,7 @@ def event_fields(row: Sequence[int], game: ReferenceGame | None = None) -> dict:
         return {"gets": [_card(game, a), _card(game, b)]}
     if kind == E.EV_PLAY:
         return {"card": _card(game, a), "on": _card(game, b), "free": bool(c)}
-    if kind == E.EV_SWORD:
+    if kind in (E.EV_SWORD, E.EV_SPARE):
         return {"floor": a, "side": SIDE_NAMES[b], "standing": c}
     if kind == E.EV_BOSS_HIT:
         return {"damage": a, "hp": b}
@@ -75,7 +75,9 @@ def event_fields(row: Sequence[int], game: ReferenceGame | None = None) -> dict:
         return {"card": _card(game, a)}
     if kind == E.EV_SKILL:
         return {"position": a, "skill": _skill(b)}
-    if kind in (E.EV_PLACE, E.EV_RETURN):
+    if kind == E.EV_PLACE:
+        return {"position": a, "tokens": b, "missing": c}
+    if kind == E.EV_RETURN:
         return {"position": a, "tokens": b}
     if kind == E.EV_END:
         return {"victory": _victory(a), "round": b, "boss_damage": c}
@@ -100,7 +102,7 @@ def snapshot_record(snap: Snapshot, game: ReferenceGame) -> dict:
                      "hand": [game.card_names[c] for c in snap.hands[p]], "face_down": _card(game, snap.face_down[p])}
                     for p in range(2)],
         "top": _card(game, snap.top), "draw_pile": snap.draw_pile, "standing": [list(x) for x in snap.standing],
-        "fallen": [list(x) for x in snap.fallen],
+        "fallen": [list(x) for x in snap.fallen], "missing": [list(x) for x in snap.missing],
         "gold": snap.gold, "supply_tokens": snap.supply_tokens, "boss_damage": snap.boss_damage,
         "skills": [E.SKILL_KINDS[k] for k in snap.skills], "deck": snap.deck_size,
     }
@@ -164,6 +166,7 @@ def _play_line(game: ReferenceGame, row, effects: list) -> str:
     parts = []
     climbs = [e for e in effects if e[0] == E.EV_CLIMB]
     kills = [e for e in effects if e[0] == E.EV_SWORD]
+    spares = [e for e in effects if e[0] == E.EV_SPARE]
     hits = [e for e in effects if e[0] == E.EV_BOSS_HIT]
     climb_text = [f"climbs from {_floor(e[2])} to {_floor(e[3])}" for e in climbs]
     if climbs and effects and effects[0][0] == E.EV_CLIMB:
@@ -177,8 +180,11 @@ def _play_line(game: ReferenceGame, row, effects: list) -> str:
         parts.append(f"{_plural(swords, 'sword')} defeat{'s' if swords == 1 else ''} "
                      f"{_plural(len(kills), 'skeleton')} on {_floor(last[2])} ({SIDE_NAMES[last[3]]}), "
                      f"{last[4]} still standing there")
-    elif swords:
+    elif swords and not spares:
         parts.append(f"{_plural(swords, 'sword')} find{'s' if swords == 1 else ''} no target")
+    if spares:
+        parts.append(f"{_plural(len(spares), 'sword')} spare{'s' if len(spares) == 1 else ''} a skeleton on "
+                     f"{_floor(spares[0][2])} ({SIDE_NAMES[spares[0][3]]})")
     if climbs and not (effects and effects[0][0] == E.EV_CLIMB):
         parts += climb_text
     elif arrows and not climbs:
@@ -192,7 +198,8 @@ def _line(game: ReferenceGame, row, effects: list) -> str | None:
         what = "the BOSS card, side " + game.boss_names[c] if b < 0 else f"tower card {game.tower_list[b]}"
         return f"Tower position {a + 1}{' (bottom)' if a == 0 else ''}: {what}"
     if kind == E.EV_PLACE:
-        return f"  {_plural(b, 'skeleton token')} placed on {_place(game, a)}"
+        short = f" ({_plural(c, 'skeleton')} drawn there still without a token)" if c else ""
+        return f"  {_plural(b, 'skeleton token')} placed on {_place(game, a)}{short}"
     if kind == E.EV_ROUND:
         return f"Round {a} ({_who(p)} starts): a deck of {_plural(b, 'card')}"
     if kind == E.EV_REDRAW:
