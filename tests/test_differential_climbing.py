@@ -365,7 +365,15 @@ def test_replay_and_narration():
     recs = [json.loads(line) for line in narrate_jsonl(game)]
     assert recs[0]["type"] == "game" and recs[0]["strategies"] == ["skeleton_farmer", "climber"]
     events = [r for r in recs[1:] if r["type"] != "snapshot"]
-    assert [r["type"] for r in events] == [E.EV_NAMES[e[0]] for e in game.events]
+    one_per_stack = [e for e in game.events if e[0] != E.EV_SHUFFLE or e[3] == 0]     # a stack's rows: one record
+    assert [r["type"] for r in events] == [E.EV_NAMES[e[0]] for e in one_per_stack]
+    shuffled = [r for r in events if r["type"] == "shuffle"]
+    assert sum(len(r["order"]) for r in shuffled) == sum(e[0] == E.EV_SHUFFLE for e in game.events)
+    assert [r["stack"] for r in shuffled][:2] == ["level2", "level3"] and shuffled[2]["stack"] == "deck"
+    deals = [r["card"] for r in events if r["type"] == "deal"][:6]
+    assert shuffled[2]["order"][:6] == deals                  # the round's deal: the shuffled deck's top cards
+    buys = [r for r in events if r["type"] == "buy"]
+    assert buys and all(r["pile"] == ("level3" if r["level"] == 3 else "level2") for r in buys)
     snaps = [r for r in recs if r["type"] == "snapshot"]
     assert [r["turn"] for r in snaps] == list(range(1, game.turns + 1))
     assert events[-1]["type"] == "end" and events[-1]["victory"] == E.VICTORY_NAMES[game.victory]

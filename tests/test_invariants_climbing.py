@@ -9,7 +9,8 @@ traced games the skeleton tokens are followed event by event from the final stat
 spared sword, gold, placement, top-up and return agrees with the tokens standing and the skeletons drawn without a
 token, a skill comes only from a card every skeleton drawn on which was defeated, tokens on the tower + fallen + gold
 + supply = 12 at every round's end, gold is never carried into a round, and the events end where the final state
-array stands.
+array stands. The cards are followed too, from the ``shuffle`` rows alone: every deal and redraw takes the shuffled
+deck's next card, every buy the top card of the pile its row names, and every shuffle holds exactly the deck.
 """
 from __future__ import annotations
 
@@ -273,6 +274,41 @@ def follow_tokens(events: np.ndarray, s: np.ndarray, cost: dict | None) -> None:
     assert t.on_tower() + t.gold + t.supply == TOKENS
 
 
+def follow_cards(events: np.ndarray) -> None:
+    """Follow one game's cards through its ``shuffle`` rows (what an auditor checks a trace with): the supply piles
+    in their set-up order, each round's deck in its shuffled order, top first."""
+    piles = {E.STACK_PILE2: [], E.STACK_PILE2B: [], E.STACK_PILE3: []}
+    deck = None                     # the common deck's cards (known from the first shuffle)
+    order, top, size = [], 0, -1
+    for kind, p, a, b, c in (tuple(int(x) for x in row) for row in events):
+        if kind == E.EV_SHUFFLE and a == E.STACK_DECK:
+            order = order if b else []
+            assert b == len(order)
+            order.append(c)
+            top = 0
+        elif kind == E.EV_SHUFFLE:
+            assert deck is None and b == len(piles[a]), "a supply pile is listed at set-up only, top first"
+            piles[a].append(c)
+        elif kind == E.EV_ROUND:
+            size = b
+        elif kind == E.EV_DEAL:
+            if top == 0:                # the round's first deal: the shuffle just listed is the whole deck
+                assert len(order) == size and len(set(order)) == size
+                assert deck is None or set(order) == deck
+                deck = set(order)
+            assert a == order[top], "a deal is not the shuffled deck's next card"
+            top += 1
+        elif kind == E.EV_REDRAW:
+            assert b == order[top], "a redraw is not the draw pile's next card"
+            top += 1
+        elif kind == E.EV_BUY:
+            assert (a == 3) == (c == E.STACK_PILE3) and piles[c] and piles[c].pop(0) == b, \
+                "a buy is not the top card of the pile it names"
+            deck.add(b)
+        elif kind == E.EV_REMOVE:
+            deck.remove(a)
+
+
 def final_places(sc, s: np.ndarray) -> None:
     """Every card in exactly one place in the final state: the deck, a supply pile (still to come), or out of the
     game (removed, as the counters say)."""
@@ -297,8 +333,32 @@ def test_skeleton_tokens_are_conserved_and_gold_is_never_carried(name):
         kinds, params = scenario_lineup(sc, game)
         events, s = K.trace_game(s0, f0, kinds, params, sc.seed, game)
         follow_tokens(events, s, cost)
+        follow_cards(events)
         final_places(sc, s)
     assert cost["rounds"] > TRACED * 5
+
+
+def test_the_card_check_can_fail():
+    """A buy whose row names the wrong pile, or a deal out of the shuffled order, is caught."""
+    sc = random_scenario()                      # Easy supply: two Level 2 piles
+    s0, f0, _, _ = compile_scenario(sc)
+    for game in range(50):
+        kinds, params = scenario_lineup(sc, game)
+        events, _ = K.trace_game(s0, f0, kinds, params, sc.seed, game)
+        follow_cards(events)
+        buys = [i for i, r in enumerate(events) if r[0] == E.EV_BUY and r[2] == 2]
+        if buys:
+            bad = events.copy()
+            bad[buys[0], 4] = 1 - bad[buys[0], 4]
+            with pytest.raises(AssertionError, match="pile it names"):
+                follow_cards(bad)
+            deal = next(i for i, r in enumerate(events) if r[0] == E.EV_DEAL)
+            bad = events.copy()
+            bad[[deal, deal + 1]] = bad[[deal + 1, deal]]
+            with pytest.raises(AssertionError, match="next card"):
+                follow_cards(bad)
+            return
+    pytest.fail("no Level 2 buy in 50 games")
 
 
 def test_the_token_check_can_fail():

@@ -87,7 +87,7 @@ def build_one_nb(s, builder, act, arg):
     s[cc_at(c, CC_BOUGHT)] += 1
     s[TEAM + TM_BOUGHT] += 1
     pay_nb(s, 1 if act == E.BUILD_R else 2)
-    emit_nb(s, E.EV_BUY, builder, s[card_at(c, CF_LEVEL)], c, 0)
+    emit_nb(s, E.EV_BUY, builder, s[card_at(c, CF_LEVEL)], c, arg)
 
 
 @rules_jit_flat

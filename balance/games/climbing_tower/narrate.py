@@ -34,6 +34,13 @@ def _skill(k: int) -> str | None:
     return E.SKILL_KINDS[k] if 0 <= k < len(E.SKILL_KINDS) else None
 
 
+def _stack(game: ReferenceGame | None, k: int):
+    """A stack of cards by name ("deck", a supply pile's name; its number without a game)."""
+    if game is None:
+        return k
+    return "deck" if k == E.STACK_DECK else game.pile_names[k]
+
+
 def _victory(v: int) -> str:
     return E.VICTORY_NAMES[v] if 0 <= v < len(E.VICTORY_NAMES) else f"victory#{v}"
 
@@ -70,7 +77,9 @@ def event_fields(row: Sequence[int], game: ReferenceGame | None = None) -> dict:
     if kind == E.EV_BONUS:
         return {"gold": a, "source": "skill" if b else "empty_hand"}
     if kind == E.EV_BUY:
-        return {"level": a, "card": _card(game, b)}
+        return {"level": a, "card": _card(game, b), "pile": _stack(game, c)}
+    if kind == E.EV_SHUFFLE:
+        return {"stack": _stack(game, a), "position": b, "card": _card(game, c)}
     if kind == E.EV_REMOVE:
         return {"card": _card(game, a)}
     if kind == E.EV_SKILL:
@@ -109,8 +118,8 @@ def snapshot_record(snap: Snapshot, game: ReferenceGame) -> dict:
 
 
 def records(game: ReferenceGame) -> Iterator[dict]:
-    """The game as JSON-ready dicts: a "game" header, every event, and a snapshot after each turn (right after the
-    turn's last event)."""
+    """The game as JSON-ready dicts: a "game" header, every event (the ``shuffle`` rows of one stack as one record
+    listing its cards top first), and a snapshot after each turn (right after the turn's last event)."""
     yield {"type": "game", "seed": game.seed, "game": game.game, "players": 2,
            "strategies": [KIND_NAMES.get(k, f"kind{k}") for k in game.kinds],
            "sides": [SIDE_NAMES[s] for s in game.sides], "tower": list(game.tower_names), "floors": game.floor_count,
@@ -118,14 +127,24 @@ def records(game: ReferenceGame) -> Iterator[dict]:
     snaps = iter(game.snapshots)
     snap = next(snaps, None)
     rnd = turn = 0
-    for i, row in enumerate(game.events):
+    events = game.events
+    for i, row in enumerate(events):
         kind, player = int(row[0]), int(row[1])
         if kind == E.EV_ROUND:
             rnd = int(row[2])
         if kind in TURN_EVENTS:
             turn += 1
-        yield {"type": E.EV_NAMES[kind], "round": rnd, "turn": turn, "player": None if player < 0 else player,
-               **event_fields(row, game)}
+        head = {"type": E.EV_NAMES[kind], "round": rnd, "turn": turn, "player": None if player < 0 else player}
+        if kind == E.EV_SHUFFLE:
+            if int(row[3]) == 0:        # a stack's first card: the record lists the whole stack
+                j = i
+                while j < len(events) and events[j][0] == E.EV_SHUFFLE and events[j][2] == row[2] and \
+                        events[j][3] == j - i:
+                    j += 1
+                yield {**head, "stack": _stack(game, int(row[2])),
+                       "order": [game.card_names[int(e[4])] for e in events[i:j]]}
+        else:
+            yield {**head, **event_fields(row, game)}
         while snap is not None and snap.events == i + 1:
             yield snapshot_record(snap, game)
             snap = next(snaps, None)
@@ -224,7 +243,8 @@ def _line(game: ReferenceGame, row, effects: list) -> str | None:
     if kind == E.EV_BONUS:
         return f"  {'bonus_gold skill' if b else 'both hands played out, empty-hand bonus'}: {a} gold"
     if kind == E.EV_BUY:
-        return f"  {_who(p)} buys {game.card_names[b]} (Level {a}, {'Y' if a == 3 else 'R'})"
+        return (f"  {_who(p)} buys {game.card_names[b]} (Level {a}, {'Y' if a == 3 else 'R'}, "
+                f"from {game.pile_names[c]})")
     if kind == E.EV_REMOVE:
         return f"  {_who(p)} removes {game.card_names[a]} from the game (U)"
     if kind == E.EV_SKILL:
@@ -269,6 +289,14 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
     pending = None
     while i < len(events):
         row = events[i]
+        if row[0] == E.EV_SHUFFLE:
+            j = i
+            while j < len(events) and events[j][0] == E.EV_SHUFFLE and events[j][2] == row[2]:
+                j += 1
+            what = "the common deck, shuffled" if row[2] == E.STACK_DECK else f"supply pile {_stack(game, row[2])}"
+            lines.append(f"  {what}, top first: {', '.join(game.card_names[e[4]] for e in events[i:j])}")
+            i = j
+            continue
         if row[0] == E.EV_DEAL:
             j = i
             while j < len(events) and events[j][0] == E.EV_DEAL and events[j][1] == row[1]:

@@ -15,15 +15,16 @@ from .layout import (FOLLOWS, OWNED, CF_ARROWS, CF_SWORDS, DEAL_SCRIPT, DECK, FL
                      SC_N_PLAY, SC_N_REDRAW, SC_PILE_TOP, SC_ROUND, SC_HIT_FLOORS, SC_SKILLS, SC_SUPPLY_TOKENS,
                      SC_TOP, SC_TURN, SC_VICTORY, SC_WINNER, SK_USED, TEAM, TF_BOTH, TF_HP, TM_BONUS, TM_GOLD, at,
                      card_at, cand_at, cc_at, final_at, hand_at, hit_at, pl_at, sk_at, standing_at, stream_at, tc_at,
-                     CC_DEALT, CC_PLAYED, TM_BLOCKED, ON_FLOOR, missing_at)
+                     CC_DEALT, CC_PLAYED, TM_BLOCKED, ON_FLOOR, TRACE, missing_at)
 from . import strategies as S
 from .setup import SHUFFLE, emit_nb, standing_on_nb  # noqa: F401  (standing_on_nb: for importers of play)
 
 
 @rules_jit_flat
 def deal_nb(s, start):
-    """Shuffle the common deck (ascending card ids, then the shuffle stream, or the test's deal script) and deal
-    ``hand_size`` cards to the start player, then as many to the other; the rest is the draw pile."""
+    """Shuffle the common deck (ascending card ids, then the shuffle stream, or the test's deal script; a ``shuffle``
+    row per card, top first) and deal ``hand_size`` cards to the start player, then as many to the other; the rest
+    is the draw pile."""
     n = s[SC + SC_DECK_N]
     for i in range(n):
         s[at(DECK, i)] = s[at(OWNED, i)]
@@ -32,6 +33,9 @@ def deal_nb(s, start):
             s[at(DECK, i)] = next_scripted_nb(s, DEAL_SCRIPT, M_DEAL_N, M_DEAL_I, s[at(DECK, i)])
     else:
         flat_shuffle_nb(s, DECK, n, stream_at(SHUFFLE))
+    if s.shape[0] > TRACE:      # the deck's order, top first, for a trace (no loop in a batch run)
+        for i in range(n):
+            emit_nb(s, E.EV_SHUFFLE, -1, E.STACK_DECK, i, s[at(DECK, i)])
     h = s[OPT + OPT_HAND]
     top = 0
     for k in range(2):

@@ -180,11 +180,18 @@ class Table(BuildAndNextRound):
         level3 = py_shuffled([k.id for k in self.cards if k.level == 3], self.shuffle_stream)
         n_start = min(self.rules.starting_level2, len(level2))
         self.deck = {k.id for k in self.cards if k.level == 1} | set(level2[:n_start])
-        first_colour = next((k.colour for k in self.cards if k.level == 2), None)
+        colours = list(dict.fromkeys(k.colour for k in self.cards if k.level == 2))
+        first_colour = colours[0] if colours else None
         easy = self.rules.supply == "easy"
         red = [c for c in level2[n_start:] if not easy or self.cards[c].colour == first_colour]
         blue = [c for c in level2[n_start:] if easy and self.cards[c].colour != first_colour]
         self.piles = [red, blue, level3]     # R from pile 0 (or 1 in Easy), Y from pile 2; the next card first
+        other = colours[1] if len(colours) > 1 else "none"
+        self.pile_names = (f"level2_{first_colour}", f"level2_{other}", "level3") if easy else \
+            ("level2", "level2_none", "level3")
+        for k, pile in enumerate(self.piles):
+            for i, c in enumerate(pile):
+                self.emit(E.EV_SHUFFLE, -1, k, i, c)
 
     # --- the rounds ------------------------------------------------------------------------------------------------
 
@@ -239,13 +246,16 @@ class Table(BuildAndNextRound):
         return False
 
     def deal(self, start: int) -> None:
-        """Shuffle the common deck (ascending ids, then the shuffle stream; or the deal script), ``hand_size``
-        cards to the start player, as many to the other; the rest is the draw pile."""
+        """Shuffle the common deck (ascending ids, then the shuffle stream; or the deal script; a ``shuffle`` row
+        per card, top first), ``hand_size`` cards to the start player, as many to the other; the rest is the draw
+        pile."""
         ascending = sorted(self.deck)
         if self.deal_script:
             order = [self.deal_script.pop(0) if self.deal_script else c for c in ascending]
         else:
             order = py_shuffled(ascending, self.shuffle_stream)
+        for i, c in enumerate(order):
+            self.emit(E.EV_SHUFFLE, -1, E.STACK_DECK, i, c)
         dealt = 0
         for seat in (start, 1 - start):
             pl = self.players[seat]
@@ -466,6 +476,7 @@ class Table(BuildAndNextRound):
         return ReferenceGame(
             seed=self.seed, game=self.game, kinds=self.kinds, card_names=tuple(k.name for k in self.cards),
             card_icons=tuple((k.swords, k.arrows) for k in self.cards), tower_list=tuple(t.name for t in self.c.tower),
+            pile_names=self.pile_names,
             boss_names=(self.c.boss[0].name, self.c.boss[1].name), tower_names=tuple(p.name for p in self.places),
             sides=(self.players[0].side, self.players[1].side), floor_count=len(self.floors), boss_hp=self.boss.hp,
             events=self.events,

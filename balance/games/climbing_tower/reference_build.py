@@ -57,7 +57,7 @@ class BuildAndNextRound:
         self.card_count[card]["bought"] += 1
         self.team["bought"] += 1
         self.pay(1 if act == E.BUILD_R else 2)
-        self.emit(E.EV_BUY, builder, self.cards[card].level, card)
+        self.emit(E.EV_BUY, builder, self.cards[card].level, card, arg)
 
     def pay(self, gold: int) -> None:
         """Spent gold goes back to the token supply."""

@@ -134,6 +134,8 @@ class ReferenceGame:
     card_names: tuple[str, ...]
     card_icons: tuple[tuple[int, int], ...]   # (swords, arrows) per card
     tower_list: tuple[str, ...]               # every tower card of the scenario, by index ("001" ...)
+    pile_names: tuple[str, str, str]          # the supply piles ("level2", or "level2_red" and "level2_blue" in Easy;
+                                              # "level3"), by enums.STACK_* number
     boss_names: tuple[str, str]               # the BOSS card's sides
     tower_names: tuple[str, ...]              # this game's tower bottom to top, the BOSS card last ("BOSS A")
     sides: tuple[int, int]                    # the side each seat is in charge of

@@ -179,7 +179,7 @@ def standing_on_nb(s, floor, side):
 def deal_cards_nb(s):
     """B. Decks: every Level 1 card and the first ``starting_level2`` of the shuffled Level 2 cards in the common
     deck; the other Level 2 cards in one pile (Hard) or a pile per colour (Easy), in shuffled order; the Level 3 cards
-    shuffled into their pile."""
+    shuffled into their pile; a ``shuffle`` row per card of each pile, top first."""
     n_cards = s[OPT + OPT_N_CARDS]
     sh = stream_at(SHUFFLE)
     n2 = 0
@@ -228,3 +228,7 @@ def deal_cards_nb(s):
     s[SC + SC_PILE_I] = 0
     s[SC + SC_PILE_I + 1] = 0
     s[SC + SC_PILE_I + 2] = 0
+    if s.shape[0] > TRACE:      # each supply pile's order, top first, for a trace
+        for k in range(3):
+            for i in range(s[SC + SC_PILE_N + k]):
+                emit_nb(s, E.EV_SHUFFLE, -1, k, i, s[pile_at(k, i)])
