@@ -26,7 +26,7 @@ from . import games as _games
 from . import layers
 from .checks.model import Checks
 
-N_PARAM_COLUMNS = 4                      # width of the strategy parameter matrix the kernels read
+N_PARAM_COLUMNS = 4                      # least width of the strategy parameter matrix the kernels read
 MAX_GAMES = 10**12
 MAX_SEED = 2**63 - 1
 TURN_CAP_RANGE = (10, 10_000)
@@ -110,15 +110,15 @@ class Scenario(BaseModel):
         return h.hexdigest()
 
     def strategy_lineup(self) -> tuple[np.ndarray, np.ndarray]:
-        """Kernel inputs: strategy kinds ``int64[players]`` and parameters ``float64[players, 4]``, zero-padded."""
+        """Kernel inputs: strategy kinds ``int64[players]`` and parameters ``float64[players, width]``, zero-padded;
+        the width is 4, or the game's longest parameter list when one is longer."""
         strategies = self.spec().strategies
         kinds = np.zeros(self.players, np.int64)
-        params = np.zeros((self.players, N_PARAM_COLUMNS), np.float64)
+        width = max([N_PARAM_COLUMNS] + [len(st.params) for st in strategies.values()])
+        params = np.zeros((self.players, width), np.float64)
         for i, seat in enumerate(self.seats):
             st = strategies[seat.strategy]
             vec = st.vector(seat.params)
-            if len(vec) > N_PARAM_COLUMNS:
-                raise ValueError(f"strategy {st.name!r} declares {len(vec)} params; kernels read {N_PARAM_COLUMNS}")
             kinds[i] = st.kind
             params[i, :len(vec)] = vec
         return kinds, params

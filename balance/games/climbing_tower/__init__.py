@@ -18,7 +18,10 @@ def _weights(arrow: float, sword: float) -> tuple[ParamSpec, ...]:
             ParamSpec("sword_weight", sword, 0.0, 10.0, "Worth of each skeleton (or BOSS hit) a card's swords would "
                                                          "take where the pawn stands."),
             ParamSpec("team_weight", 1.0, 0.0, 10.0, "Worth added to a card the partner could follow, when the "
-                                                     "partner's hand is visible (both pawns on one floor)."))
+                                                     "partner's hand is visible (both pawns on one floor)."),
+            ParamSpec("spare", 0.0, 0.0, 1.0, "Chance that a sword which could defeat a skeleton spares it (keeps it "
+                                              "standing for a later round's gold); 0: every sword defeats what it "
+                                              "can."))
 
 
 STRATEGIES = {
