@@ -172,8 +172,11 @@ def set_layer(full: dict, dotted: str, value: Any, keyed: dict[Loc, str], player
 
 
 def _set_seat(full: dict, parts: list, value: Any, players: int, label: str, fail: Fail) -> list:
-    if isinstance(full.get("seats"), list):
-        seats = [dict(s) if isinstance(s, dict) else {"name": s} for s in full["seats"]]
+    if isinstance(full.get("seats"), list) and full["seats"]:
+        below = full["seats"]
+        if len(below) != players:       # listed for another number of players: cycled to this one, as loaded
+            below = [below[i % len(below)] for i in range(players)]
+        seats = [dict(s) if isinstance(s, dict) else {"name": s} for s in below]
     else:
         one = full.get("strategy", {"name": "random"})
         seats = [dict(one) if isinstance(one, dict) else {"name": one} for _ in range(players)]

@@ -76,6 +76,7 @@ class Scenario(BaseModel):
     checks: Checks | None = None           # balance claims (`balance check`): not a setting, so not in to_dict/hash
     source: str | None = None
     resources: dict[str, str] = {}         # files the game loaded for it (a map), by name: not settings, but hashed
+    notes: tuple[str, ...] = ()            # what the loader did that the files do not say (seats cycled to players)
 
     def spec(self) -> _games.GameSpec:
         """The game's :class:`~balance.games.GameSpec`."""
@@ -96,7 +97,8 @@ class Scenario(BaseModel):
         table = self.to_dict()
         if self.checks is not None and self.checks.given():
             table["checks"] = self.checks.given()
-        return f"# Resolved scenario {self.hash()[:12]}\n" + dumps_toml(table)
+        notes = "".join(f"# note: {n}\n" for n in self.notes)
+        return f"# Resolved scenario {self.hash()[:12]}\n" + notes + dumps_toml(table)
 
     def hash(self) -> str:
         """SHA-256 (hex) of the canonical JSON of :meth:`to_dict`, and of the contents of any file it loaded (a
@@ -265,14 +267,15 @@ class _Checker:
         if not isinstance(d["name"], str) or not d["name"].strip() or not _is_utf8(d["name"]):
             self.fail(("name",), "must be a non-empty string", d["name"], "any non-empty text")
         lo, hi = spec.min_players, spec.max_players
-        players = self.integer("players", d.get("players", min(lo + 1, hi)), lo, hi)
+        players = self.integer("players", d.get("players", min(lo + 1, hi)), lo, hi,
+                               f"{lo} ({spec.title} is played by {lo} players only)" if lo == hi else None)
         n_games = self.integer("games", d.get("games", DEFAULTS["games"]), 1, MAX_GAMES)
         seed = self.integer("seed", d.get("seed", DEFAULTS["seed"]), 0, MAX_SEED)
         turn_cap = self.integer("turn_cap", d.get("turn_cap", spec.turn_cap), *TURN_CAP_RANGE)
         rotation = d.get("seat_rotation", DEFAULTS["seat_rotation"])
         if not isinstance(rotation, bool):
             self.fail(("seat_rotation",), "must be true or false", rotation, "true or false")
-        seats = self.seats(spec, players)
+        seats, notes = self.seats(spec, players)
         rules = self.model("rules", spec.rules_model)
         components = self.model("components", spec.components_model)
         resources = self.cross_check(spec, components, rules, players) if spec.check else {}
@@ -280,7 +283,7 @@ class _Checker:
         return Scenario(
             name=d["name"], game=spec.name, players=players, games=n_games, seed=seed, turn_cap=turn_cap,
             seat_rotation=rotation, seats=seats, rules=rules, components=components, checks=checks,
-            source=self.path, resources=resources,
+            source=self.path, resources=resources, notes=notes,
         )
 
     def claims(self, spec: _games.GameSpec) -> Checks:
@@ -338,15 +341,19 @@ class _Checker:
             got = _value_at(self.data, loc) if loc else _NOTHING
             self.fail(loc, problem, got, allowed[1] if allowed else "see docs/scenarios.md")
 
-    def integer(self, key: str, value: Any, lo: int, hi: int) -> int:
-        allowed = f"an integer from {lo} to {hi}"
+    def integer(self, key: str, value: Any, lo: int, hi: int, allowed: str | None = None) -> int:
+        allowed = allowed or f"an integer from {lo} to {hi}"
         if not isinstance(value, int) or isinstance(value, bool):
             self.fail((key,), "must be an integer", value, allowed)
         if not lo <= value <= hi:
             self.fail((key,), "out of range", value, allowed)
         return value
 
-    def seats(self, spec: _games.GameSpec, players: int) -> list[Seat]:
+    def seats(self, spec: _games.GameSpec, players: int) -> tuple[list[Seat], tuple[str, ...]]:
+        """The seats, and a note when the listed seats were cycled to ``players``: a layer above the one that
+        lists them (``--players``, ``--set players``, a file that extends it) set another number of players, so
+        seat i plays the listed seat i mod their count. The same layer listing a number of seats other than its
+        own ``players`` (or players left at the default) is an error, as a typo would be."""
         d = self.data
         if "strategy" in d and "seats" in d:
             self.fail(("strategy",), "give either `strategy` (every seat) or `[[seats]]` (one a seat), not both",
@@ -355,17 +362,40 @@ class _Checker:
             strategy = d.get("strategy", {"name": "random"})
             if isinstance(strategy, str):
                 strategy = {"name": strategy}
-            return [self.seat(spec, strategy, ("strategy",))] * players
+            return [self.seat(spec, strategy, ("strategy",))] * players, ()
         seats = d["seats"]
         if not isinstance(seats, list):
             self.fail(("seats",), "must be a list of tables ([[seats]])", seats, f"{players} [[seats]] tables")
-        if len(seats) != players:
-            where = self._owner(("players",)) if "players" in d else "the default"
-            names = [s.get("name", "?") if isinstance(s, dict) else s for s in seats]   # the strategies, not tables
-            entries = "entry" if len(seats) == 1 else "entries"
-            self.fail(("seats",), f"has {len(seats)} {entries} but players = {players} (set by {where})", names,
-                      f"exactly {players} [[seats]] tables, or one `strategy` table for every seat")
-        return [self.seat(spec, s, ("seats", i)) for i, s in enumerate(seats)]
+        at, listed = self._listed_seats()
+        n = len(listed) if isinstance(listed, list) else len(seats)
+        notes: tuple[str, ...] = ()
+        if n != players or len(seats) != players:
+            if not seats or not n or self._last_layer(("players",)) <= at:
+                where = self._owner(("players",)) if "players" in d else "the default"
+                names = [s.get("name", "?") if isinstance(s, dict) else s for s in seats]   # the strategies
+                entries = "entry" if len(seats) == 1 else "entries"
+                self.fail(("seats",), f"has {len(seats)} {entries} but players = {players} (set by {where})", names,
+                          f"exactly {players} [[seats]] tables, or one `strategy` table for every seat (a later "
+                          "layer, such as --players, cycles the seats listed to its number)")
+            seats = cycle_seats(seats, players)
+            notes = (seats_note(n, players),) if n != players else ()
+        return [self.seat(spec, s, ("seats", i)) for i, s in enumerate(seats)], notes
+
+    def _last_layer(self, keys: tuple[str, ...], seat_sets: bool = True) -> int:
+        """The position in the chain of the last layer giving one of ``keys`` (-1: none); ``seat_sets=False``
+        passes over the layers of `--set seats.N...`, which restate the seats below with one change."""
+        for i in range(len(self.chain) - 1, -1, -1):
+            label, raw = self.chain[i]
+            if label.endswith("defaults>") or (not seat_sets and " (--set seats." in label):
+                continue
+            if any(k in raw for k in keys):
+                return i
+        return -1
+
+    def _listed_seats(self) -> tuple[int, Any]:
+        """Where the seats were last given (not by a `--set seats.N...`) and what that layer gave."""
+        at = self._last_layer(("seats", "strategy"), seat_sets=False)
+        return at, (self.chain[at][1].get("seats") if at >= 0 else None)
 
     def seat(self, spec: _games.GameSpec, table: Any, loc: tuple) -> Seat:
         names = _one_of(spec.strategies)
@@ -443,6 +473,20 @@ class _Checker:
                 return self.fail((key, *loc), problem, got,
                                  f"{_describe(*_field_at(model, loc))}, consistent with the rest of [{key}]")
         return self.fail((key, *loc), problem, got, allowed[1] if allowed else _describe(*_field_at(model, loc)))
+
+
+def cycle_seats(seats: list, players: int) -> list:
+    """The listed seats repeated in order to ``players`` seats (seat i plays listed seat i mod their count), or the
+    first ``players`` of them."""
+    return [seats[i % len(seats)] for i in range(players)]
+
+
+def seats_note(listed: int, players: int) -> str:
+    """What :func:`cycle_seats` did, in words, for the run's output and the resolved scenario."""
+    if players < listed:
+        return f"seats: the first {players} of the {listed} listed, for players = {players}"
+    return (f"seats cycled from the {listed} listed to {players} (players = {players}): seat i plays listed seat "
+            f"i mod {listed}")
 
 
 def spec_resolve(spec: _games.GameSpec, name: str, base: Path | None) -> Path:

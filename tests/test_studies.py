@@ -3,12 +3,16 @@ sequential mode), sweep, cards (causal per-card values) and their command lines.
 from __future__ import annotations
 
 import json
+import tomllib
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from balance import load_scenario
+from balance.games import registry
+from balance.scenario import ScenarioError
 from balance.studies import cards, compare, sweep
 
 GHOST_1 = {"components.buildings.12.ghost_worth": 1}
@@ -74,6 +78,38 @@ def test_sweep_is_tidy_and_shares_random_numbers_across_cells():
     three = t[(t["players"] == "3") & (t["metric"] == "win_rate[2]")]
     assert len(three) == 2 and not (t[t["players"] == "2"]["metric"] == "win_rate[2]").any()
     assert s.plot.heatmap() is not None
+
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+@pytest.mark.parametrize("game", sorted(registry()))
+def test_a_sweep_over_players_works_for_every_game(cli, game):
+    """Every number of players the game allows, from its shipped scenario: the listed seats cycle to each (and the
+    sweep says so); a game for one number of players refuses another with one line."""
+    spec = registry()[game]
+    path = SCENARIOS / f"{game}.toml"
+    counts = list(range(spec.min_players, spec.max_players + 1))
+    if len(counts) == 1:
+        with pytest.raises(ScenarioError, match=f"played by {counts[0]} players only"):
+            sweep(path, {"players": [counts[0], counts[0] + 1]}, games=50)
+        res = cli("sweep", path, "--set", f"players={counts[0]},{counts[0] + 1}", "-n", 50)
+        assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+        assert f"played by {counts[0]} players only" in res.output
+        return
+    s = sweep(path, {"players": counts}, games=60, threads=1)
+    assert [int(x) for x in s.table.drop_duplicates("cell")["players"]] == counts
+    if spec.cooperative:
+        assert set(s.table["metric"]) >= {"win_rate"}
+    else:
+        for p in counts:
+            cell = s.table[s.table["players"] == str(p)]
+            assert {f"win_rate[{i}]" for i in range(p)} <= set(cell["metric"])
+            assert f"win_rate[{p}]" not in set(cell["metric"])
+    listed = len(load_scenario(path).seats)
+    cycled = [p for p in counts if p != listed] if "seats" in tomllib.loads(path.read_text()) else []
+    assert len(s.meta.get("notes", [])) == len(cycled)
+    assert all("Note: cell" in line for line in s.summary().splitlines()[2:2 + len(cycled)])
 
 
 def test_a_sweep_plays_its_first_cell_once_and_gets_the_same_numbers_as_cell_by_cell(monkeypatch):

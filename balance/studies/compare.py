@@ -9,7 +9,7 @@ import pandas as pd
 
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import DEFAULT_ALPHA, SequentialTest, parse_question
-from .study import (Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_gain, fmt_value, is_rate)
+from .study import (Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_gain, fmt_value, is_rate, notes)
 
 
 class Comparison(Study):
@@ -166,5 +166,5 @@ def compare(a=None, b=None, sets: dict | None = None, *, games: int | None = Non
             "games": played.games, "a_hash": sa.hash(), "b_hash": sb.hash(), "interrupted": played.interrupted,
             "target_ci": target_ci, "timing": played.timing,
             "heading": f"A: {sa.name}  |  B: {b_name}  |  {played.games:,} games of each, seed {sa.seed}, "
-                       "common random numbers"}
+                       "common random numbers", **notes([("A", sa), ("B", sb)])}
     return Comparison(table, meta, decision, played.looks)

@@ -68,6 +68,16 @@ def as_scenario(scenario, **overrides) -> Scenario:
     return load_scenario(scenario, **overrides)
 
 
+def notes(named: list[tuple[str, Scenario]]) -> dict:
+    """``{"notes": [...]}``: what the loader did to each named scenario (seats cycled to its players), each note
+    once, prefixed by the names that share it; ``{}`` when there is none (the meta of a study stays as it was)."""
+    by_note: dict[str, list[str]] = {}
+    for name, sc in named:
+        for n in sc.notes:
+            by_note.setdefault(n, []).append(name)
+    return {"notes": [f"{', '.join(names)}: {n}" for n, names in by_note.items()]} if by_note else {}
+
+
 def dotted(sets: dict | None) -> dict:
     """--set keys as load_scenario overrides: a dotted key is one setting; a plain one (players) a top-level key."""
     return {k.rstrip(".") if k.endswith(".") and k.count(".") == 1 else k: v for k, v in (sets or {}).items()}
@@ -101,7 +111,9 @@ class Study:
         return self.meta.get("heading", "")
 
     def summary(self) -> str:
-        lines = [self.heading(), "=" * min(100, len(self.heading())), "", "Findings"]
+        lines = [self.heading(), "=" * min(100, len(self.heading()))]
+        lines += [f"Note: {n}" for n in self.meta.get("notes", ())]       # what the scenarios' loader did
+        lines += ["", "Findings"]
         for i, text in enumerate(self.findings(), 1):
             lines += _wrap(f"{i:>3}. {text}", "     ")
         for title, df in self.display_tables().items():
@@ -142,7 +154,8 @@ class Study:
                    for k, v in self.meta.items() if k not in ("heading", "timing") and not isinstance(v, (dict, list))]
         details += [(f"timing: {k}", v) for k, v in (self.meta.get("timing") or {}).items()]
         context = {"title": self.meta.get("title", self.kind), "kind": self.kind, "heading": self.heading(),
-                   "findings": self.findings(), "tables": tables, "details": details}
+                   "findings": self.findings(), "tables": tables, "details": details,
+                   "notes": list(self.meta.get("notes", ()))}
         with atomic_directory(out_dir, self.report_files()) as tmp:
             figures = []
             for name, draw in self.figures().items():

@@ -9,7 +9,7 @@ import pandas as pd
 
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import fixed_bounds
-from .study import Study, as_scenario, dotted, fmt_diff, fmt_value, is_rate
+from .study import Study, as_scenario, dotted, fmt_diff, fmt_value, is_rate, notes
 
 MAX_CELLS = 400
 
@@ -199,5 +199,7 @@ def sweep(scenario=None, grid: dict | None = None, *, games: int | None = None, 
             "seed": base.seed, "cells": len(cells), "games": played_total, "keys": keys, "target_ci": target_ci,
             "interrupted": interrupted, "timing": timing,
             "heading": f"{base.name}: {len(cells)} cells over {', '.join(keys)}, seed {base.seed}, common random "
-                       "numbers across cells"}
+                       "numbers across cells",
+            **notes([(f"cell {i} ({', '.join(f'{k}={v}' for k, v in zip(keys, combo))})", sc)
+                     for i, (combo, sc) in enumerate(zip(combos, cells))])}
     return Sweep(table, keys, meta)
