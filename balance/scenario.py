@@ -163,8 +163,18 @@ def _load(source, overrides: dict) -> Scenario:
         chain, path = _follow_extends(copy.deepcopy(source), dict_label, Path("."), []), None
     else:
         raise ScenarioError("<source>", f"a scenario is a file path or a dict, not {type(source).__name__}")
-    sets = {k: v for k, v in overrides.items() if "." in k}
-    chain.append((f"{chain[-1][0]} (override)", {k: v for k, v in overrides.items() if "." not in k}))
+    plain = {k: v for k, v in overrides.items() if _is_plain_set(k)}     # --set players=3: "players."
+    sets = {k: v for k, v in overrides.items() if "." in k and k not in plain}
+    base_label = chain[-1][0]
+    chain.append((f"{base_label} (override)", {k: v for k, v in overrides.items() if "." not in k}))
+    for key, value in plain.items():        # a top-level key, as a file gives it: checked like one
+        key = key[:-1]
+        label = f"{base_label} (--set {key})"
+        if key == "extends":
+            raise ScenarioError(label, "not a setting", key, value,
+                                "a setting such as players=4, strategy=random or rules.<key>=...; `extends` names "
+                                "a file, in a file")
+        chain.append((label, {key: value}))
     game = next((raw["game"] for _, raw in reversed(chain) if "game" in raw), None)
     spec = _games.registry().get(game) if isinstance(game, str) else None
     keyed = layers.keyed_paths(spec)
@@ -175,9 +185,8 @@ def _load(source, overrides: dict) -> Scenario:
         merged = layers.lay_over(merged, raw, keyed, label, ScenarioError)
     if sets and spec is not None:
         full = layers.lay_over(layers.defaults(spec), merged, keyed, "", ScenarioError)
-        players = full.get("players", min(spec.min_players + 1, spec.max_players))
-        base_label = chain[-1][0].removesuffix(" (override)")
         for dotted, value in sets.items():
+            players = full.get("players", min(spec.min_players + 1, spec.max_players))
             label = f"{base_label} (--set {dotted})"
             layer = layers.set_layer(full, dotted, value, keyed, players, label, ScenarioError)
             chain.append((label, layer))
@@ -187,6 +196,12 @@ def _load(source, overrides: dict) -> Scenario:
     if "name" not in merged:
         merged["name"] = Path(path).stem if path else merged.get("game", DEFAULT_GAME)
     return _Checker(merged, chain, path, keyed).scenario()
+
+
+def _is_plain_set(key: str) -> bool:
+    """A `--set KEY=VALUE` of a top-level key (``players``, ``strategy``, ``rules``), which the command line passes
+    as ``"KEY."`` to tell it from a keyword override: the same key, in a layer of its own named after the --set."""
+    return key.endswith(".") and key.count(".") == 1 and len(key) > 1
 
 
 def _read_toml(path: Path, label: str) -> dict:

@@ -183,6 +183,11 @@ def test_cli_sweep_and_cards_print_findings_first(cli, tmp_path):
     (["compare", "--set", "rules.nope=1"], "nope"),
     (["sweep"], "at least one --set"),
     (["sweep", "--set", "players"], "KEY=V1,V2"),
+    (["sweep", "--set", "seed=1,2"], "every cell plays the same games on the same seed"),
+    (["sweep", "--set", "players=2,abc"], "(--set players): players: must be an integer (got 'abc'; allowed: an "
+                                          "integer from 2 to 4)"),
+    (["compare", "--set", "strategy=colector"], "(--set strategy): strategy.name: unknown strategy (did you mean "
+                                                "'collector'?)"),
     (["cards", "--players", "9"], "players"),
 ])
 def test_bad_input_is_one_line_and_exit_2(cli, args, says):
@@ -190,6 +195,14 @@ def test_bad_input_is_one_line_and_exit_2(cli, args, says):
     assert res.exit_code == 2, res.output
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and says in lines[0], res.output
+
+
+def test_a_top_level_key_in_sweep_and_compare_means_what_the_file_key_means():
+    s = sweep(None, {"strategy": ["random", "collector"]}, games=300, threads=1)
+    assert list(s.table.drop_duplicates("cell")["strategy"]) == ["random", "collector"]
+    assert (s.table[s.table["cell"] == 1]["diff"] != 0).any()
+    c = compare(None, sets={"strategy": "collector", "players": 2}, games=300, threads=1)
+    assert "win_rate[2]" not in set(c.table.dropna(subset=["b"])["metric"]) and "players=2" in c.meta["b"]
 
 
 @pytest.mark.parametrize("game", ["spooky_tower", "haunted_tower", "climbing_tower"])

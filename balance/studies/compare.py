@@ -9,7 +9,8 @@ import pandas as pd
 
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import DEFAULT_ALPHA, SequentialTest, parse_question
-from .study import (Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_gain, fmt_value, is_rate, notes)
+from .study import (Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_gain, fmt_value, is_rate, notes,
+                    plain_key)
 
 
 class Comparison(Study):
@@ -142,7 +143,7 @@ def compare(a=None, b=None, sets: dict | None = None, *, games: int | None = Non
     common = {"games": games, "seed": seed, "players": players}
     sa = as_scenario(a, **common)
     sets = dotted(sets)
-    if {"seed", "games"} & set(sets):
+    if {"seed", "games"} & {plain_key(k) for k in sets}:
         raise ValueError("compare: --set seed or games for B (allowed: --seed and -n, shared by A and B: a paired "
                          "run plays the same games of each)")
     sb = as_scenario(b if b is not None else sa, **(sets | {"seed": sa.seed, "games": sa.games, "players": players}))
@@ -161,7 +162,7 @@ def compare(a=None, b=None, sets: dict | None = None, *, games: int | None = Non
         decision = {"question": test.question.text, "answer": look.decision or "inconclusive",
                     "estimate": look.estimate, "lo": look.lo, "hi": look.hi, "games": played.games,
                     "alpha": alpha, "guarantee": test.guarantee(), "max_games": max_games if until_decided else None}
-    b_name = sb.name if b is not None else f"{sa.name} with " + ", ".join(f"{k}={v}" for k, v in (sets or {}).items())
+    b_name = sb.name if b is not None else f"{sa.name} with " + ", ".join(f"{plain_key(k)}={v}" for k, v in (sets or {}).items())
     meta = {"title": f"{sa.name} against {b_name}", "a": sa.name, "b": b_name, "game": sa.game, "seed": sa.seed,
             "games": played.games, "a_hash": sa.hash(), "b_hash": sb.hash(), "interrupted": played.interrupted,
             "target_ci": target_ci, "timing": played.timing,

@@ -79,8 +79,14 @@ def notes(named: list[tuple[str, Scenario]]) -> dict:
 
 
 def dotted(sets: dict | None) -> dict:
-    """--set keys as load_scenario overrides: a dotted key is one setting; a plain one (players) a top-level key."""
-    return {k.rstrip(".") if k.endswith(".") and k.count(".") == 1 else k: v for k, v in (sets or {}).items()}
+    """--set keys as load_scenario overrides: a dotted key is one setting; a plain one (players) a top-level key,
+    passed as ``"players."`` so that it lays over the other overrides and an error names its --set."""
+    return {k if "." in k else f"{k}.": v for k, v in (sets or {}).items()}
+
+
+def plain_key(key: str) -> str:
+    """A --set key without the mark of a top-level key: ``"players."`` is ``"players"``."""
+    return key[:-1] if key.endswith(".") and key.count(".") == 1 else key
 
 
 _ENV = jinja2.Environment(

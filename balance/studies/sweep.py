@@ -9,7 +9,7 @@ import pandas as pd
 
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import fixed_bounds
-from .study import Study, as_scenario, dotted, fmt_diff, fmt_value, is_rate, notes
+from .study import Study, as_scenario, dotted, fmt_diff, fmt_value, is_rate, notes, plain_key
 
 MAX_CELLS = 400
 
@@ -154,6 +154,10 @@ def sweep(scenario=None, grid: dict | None = None, *, games: int | None = None, 
     if games is not None and target_ci is not None:
         raise ValueError(f"-n {games} with --target-ci {target_ci}: give one of them")
     keys = list(grid)
+    shared = [k for k in keys if plain_key(k) in ("seed", "games")]
+    if shared:
+        raise ValueError(f"sweep: --set {shared[0]}: every cell plays the same games on the same seed (allowed: "
+                         "--seed and -n, shared by every cell)")
     values = [list(grid[k]) for k in keys]
     if any(not v for v in values):
         raise ValueError("sweep: a --set with no values (allowed: key=v1,v2,...)")
