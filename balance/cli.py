@@ -30,7 +30,7 @@ def set_option(f):
     return click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help=SET_HELP)(f)
 
 
-def _sets(sets) -> dict:
+def _sets(sets, option: str = "--set") -> dict:
     """--set KEY=VALUE pairs as dotted overrides for load_scenario; a top-level key (players, strategy) as
     ``"KEY."``, which the loader lays over in a layer named after the --set (so it never collides with --players)."""
     from .layers import parse_value
@@ -38,7 +38,7 @@ def _sets(sets) -> dict:
     for item in sets or ():
         key, eq, text = item.partition("=")
         if not eq or not key.strip():
-            _fail(f"--set {item!r}: not KEY=VALUE (allowed: a dotted key, '=', a value, such as "
+            _fail(f"{option} {item!r}: not KEY=VALUE (allowed: a dotted key, '=', a value, such as "
                   "rules.flip_scope=building)")
         key = key.strip()
         out[key if "." in key else f"{key}."] = parse_value(text.strip())

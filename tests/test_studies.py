@@ -197,6 +197,25 @@ def test_bad_input_is_one_line_and_exit_2(cli, args, says):
     assert len(lines) == 1 and lines[0].startswith("error:") and says in lines[0], res.output
 
 
+def test_both_set_changes_a_and_b_and_set_changes_b_alone(cli, tmp_path):
+    """"With three collectors, what does the 12's worth change?" with no files: --both-set lays its keys under both
+    sides, --set over B alone."""
+    both = {"players": 3, "strategy": "collector"}
+    c = compare(None, sets=GHOST_1, both=both, games=500, threads=1)
+    assert c.meta["a_hash"] == load_scenario(None, games=500, **both).hash()
+    assert c.meta["b_hash"] == load_scenario(None, games=500, **both, **GHOST_1).hash()
+    assert c.meta["a"].endswith("with players=3, strategy=collector")
+    two = compare(SCENARIOS / "spooky_tower.toml", SCENARIOS / "spooky_tower_rulebook.toml", both=both, games=200,
+                  threads=1)
+    assert two.meta["b_hash"] == load_scenario(SCENARIOS / "spooky_tower_rulebook.toml", games=200, **both).hash()
+    res = cli("compare", "--both-set", "players=3", "--both-set", "strategy=collector", "--set",
+              "components.buildings.12.ghost_worth=1", "-n", 500, "--threads", 1, "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["meta"]["b_hash"] == c.meta["b_hash"]
+    res = cli("compare", "--both-set", "players", "--set", "players=2", "-n", 500)
+    assert res.exit_code == 2 and res.output.startswith("error: --both-set 'players': not KEY=VALUE"), res.output
+
+
 def test_a_top_level_key_in_sweep_and_compare_means_what_the_file_key_means():
     s = sweep(None, {"strategy": ["random", "collector"]}, games=300, threads=1)
     assert list(s.table.drop_duplicates("cell")["strategy"]) == ["random", "collector"]

@@ -124,10 +124,12 @@ def compare(a=None, b=None, sets: dict | None = None, *, games: int | None = Non
             players: int | None = None, threads: int | None = None, target_ci: float | None = None,
             max_games: int = 10_000_000, question: str | None = None, until_decided: bool = False,
             alpha: float = DEFAULT_ALPHA, chunk_size: int = STUDY_CHUNK, progress=None,
-            client=None) -> Comparison:
+            client=None, both: dict | None = None) -> Comparison:
     """Play scenario ``a`` and ``b`` (or ``a`` with ``sets``, dotted --set keys) on common random numbers.
 
-    ``games`` (default A's), ``seed``, ``players`` override both. ``target_ci``: play until every seat's (or the
+    ``games`` (default A's), ``seed``, ``players`` override both; so do ``both`` (--both-set keys, laid under
+    ``sets``: "with three collectors, what does the 12's worth change?" is ``both={"players": 3, "strategy":
+    "collector"}, sets={"components.buildings.12.ghost_worth": 1}``). ``target_ci``: play until every seat's (or the
     team's) paired win-rate difference has a 95% interval at most this wide. ``question`` with ``until_decided``:
     look after each chunk with an anytime-valid confidence sequence (:mod:`.sequential`) and stop when answered or
     at ``max_games``; ``question`` alone is answered (with the same sequence) after the fixed games. ``client``: a
@@ -141,12 +143,14 @@ def compare(a=None, b=None, sets: dict | None = None, *, games: int | None = Non
     if until_decided and not question:
         raise ValueError("--until-decided needs --question, e.g. \"seat_spread(B) < seat_spread(A)\"")
     common = {"games": games, "seed": seed, "players": players}
-    sa = as_scenario(a, **common)
+    both = dotted(both)
+    sa = as_scenario(a, **(common | both))
     sets = dotted(sets)
     if {"seed", "games"} & {plain_key(k) for k in sets}:
         raise ValueError("compare: --set seed or games for B (allowed: --seed and -n, shared by A and B: a paired "
                          "run plays the same games of each)")
-    sb = as_scenario(b if b is not None else sa, **(sets | {"seed": sa.seed, "games": sa.games, "players": players}))
+    shared = {"seed": sa.seed, "games": sa.games, "players": players}
+    sb = as_scenario(b if b is not None else sa, **((both if b is not None else {}) | sets | shared))
     test = None
     if question:
         from .paired import Layout, PairSums
@@ -162,10 +166,13 @@ def compare(a=None, b=None, sets: dict | None = None, *, games: int | None = Non
         decision = {"question": test.question.text, "answer": look.decision or "inconclusive",
                     "estimate": look.estimate, "lo": look.lo, "hi": look.hi, "games": played.games,
                     "alpha": alpha, "guarantee": test.guarantee(), "max_games": max_games if until_decided else None}
-    b_name = sb.name if b is not None else f"{sa.name} with " + ", ".join(f"{plain_key(k)}={v}" for k, v in (sets or {}).items())
-    meta = {"title": f"{sa.name} against {b_name}", "a": sa.name, "b": b_name, "game": sa.game, "seed": sa.seed,
+    def changed(name: str, keys: dict) -> str:
+        return name + (" with " + ", ".join(f"{plain_key(k)}={v}" for k, v in keys.items()) if keys else "")
+    a_name = changed(sa.name, both)
+    b_name = changed(sb.name, both) if b is not None else changed(sa.name, both | sets)
+    meta = {"title": f"{a_name} against {b_name}", "a": a_name, "b": b_name, "game": sa.game, "seed": sa.seed,
             "games": played.games, "a_hash": sa.hash(), "b_hash": sb.hash(), "interrupted": played.interrupted,
             "target_ci": target_ci, "timing": played.timing,
-            "heading": f"A: {sa.name}  |  B: {b_name}  |  {played.games:,} games of each, seed {sa.seed}, "
+            "heading": f"A: {a_name}  |  B: {b_name}  |  {played.games:,} games of each, seed {sa.seed}, "
                        "common random numbers", **notes([("A", sa), ("B", sb)])}
     return Comparison(table, meta, decision, played.looks)
