@@ -9,8 +9,9 @@ import pandas as pd
 
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import DEFAULT_ALPHA, SequentialTest, parse_question
-from .study import (Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_gain, fmt_value, is_rate, notes,
-                    plain_key)
+from .groups import WIN
+from .study import (GROUP_KINDS, MANY_LABELS, Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_gain,
+                    fmt_value, group_names, group_rows, is_rate, notes, plain_key)
 
 
 class Comparison(Study):
@@ -27,8 +28,27 @@ class Comparison(Study):
 
     @cached_property
     def core(self) -> pd.DataFrame:
-        t = self.table[self.table["kind"] != "item"]
+        t = self.table[~self.table["kind"].isin(("item", *GROUP_KINDS))]
         return t[(t["kind"] != "victory") | (t["a"] > 0) | (t["b"] > 0)]       # no empty victory kinds
+
+    @property
+    def group_names(self) -> list[str]:
+        """The game's own groups `balance run` reports (The Haunted Tower: "hero"; Climbing Tower: "tower", "BOSS
+        side"); none for a game without them."""
+        return group_names(self.table)
+
+    def group(self, name: str) -> pd.DataFrame:
+        """One group's rows: per ``label`` and ``measure`` (the win rate, then each mean), A, B, the paired
+        difference with its 95% interval and the pairing's gain."""
+        return group_rows(self.table, name)
+
+    def _group_wins(self, name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """A group's win rates, and those whose paired interval excludes 0, the largest in standard errors first."""
+        win = self.group(name)
+        win = win[win["measure"] == WIN]
+        moved = win[(win["diff_lo"] > 0) | (win["diff_hi"] < 0)]
+        z = (moved["diff"] / (moved["diff_sd"] / np.sqrt(moved["games"]))).abs()
+        return win, moved.assign(_z=z).sort_values("_z", ascending=False).drop(columns="_z")
 
     def changed_items(self, top: int = 10) -> pd.DataFrame:
         """Per-item metrics whose interval excludes 0, the largest changes (in standard errors) first."""
@@ -46,6 +66,17 @@ class Comparison(Study):
                            for k, lo, hi in zip(df["kind"], df["diff_lo"], df["diff_hi"])],
                 "pairing gain": [fmt_gain(g) for g in df["pairing_gain"]]})
         out = {"Metrics (rates in %, differences in points)": show(self.core)}
+        for name in self.group_names:
+            win, moved = self._group_wins(name)
+            if len(win) <= MANY_LABELS:
+                title, rows = f"Per {name}: win rate (every {name} measure in --out/--json)", win
+            elif len(moved):
+                title = (f"Per {name}: the {min(len(moved), 10)} win rates that changed most beyond chance, of "
+                         f"{len(win)} compared (about 1 in 20 would by chance alone; all in --out/--json)")
+                rows = moved.head(10)
+            else:
+                continue
+            out[title] = show(rows).assign(metric=list(rows["label"])).rename(columns={"metric": name})
         items = self.changed_items()
         if len(items):
             out[f"Per-item counters that changed (the {len(items)} largest; all in --out/--json)"] = show(items)
@@ -77,9 +108,22 @@ class Comparison(Study):
             out.append(f"Pairing A and B on common random numbers made the win-rate differences {g:.1f} times more "
                        f"precise (in variance) than independent runs: those would have needed about "
                        f"{int(round(g * n)):,} games of each scenario instead of {n:,}.")
+        for name in self.group_names:
+            out.append(self._group_sentence(name))
         for _, r in self.changed_items(3).iterrows():
             out.append(self._sentence(r))
         return out
+
+    def _group_sentence(self, name: str) -> str:
+        win, moved = self._group_wins(name)
+        text = (f"Per {name}: {len(moved)} of {len(win)} win rates changed beyond chance (paired 95% intervals"
+                + (", and about 1 in 20 would by chance alone)" if len(win) >= 20 else ")"))
+        if len(moved):
+            r = moved.iloc[0]
+            text += (f"; the clearest: {r['label']}, {fmt_value('group', r['a'])} in A and "
+                     f"{fmt_value('group', r['b'])} in B ({fmt_diff('group', r['diff'])} points, 95% CI "
+                     f"{fmt_diff('group', r['diff_lo'])} to {fmt_diff('group', r['diff_hi'])})")
+        return text + "."
 
     def _sentence(self, r) -> str:
         k = r["kind"]

@@ -14,7 +14,9 @@ from ..outputs import atomic_directory
 from ..results import json_safe
 from ..scenario import Scenario, load_scenario
 
-RATES = ("seat", "team", "victory", "spread")      # metrics that are proportions: shown in % and points
+RATES = ("seat", "team", "victory", "spread", "group")    # metrics that are proportions: shown in % and points
+GROUP_KINDS = ("group", "group_mean")     # the game's own groups (per hero, per tower): a win rate, then means
+MANY_LABELS = 12                          # a group with more labels is summarised in the terminal
 
 
 def is_rate(kind: str) -> bool:
@@ -56,6 +58,8 @@ def describe_metric(metric: str, kind: str) -> str:
         return "the seat spread (best seat's win rate minus the worst's)"
     if kind == "length":
         return f"mean {metric}"
+    if kind == "group":
+        return f"the win rate of {inner}"
     return f"{metric[:metric.find('[')]} per game of {inner}"
 
 
@@ -94,6 +98,20 @@ _ENV = jinja2.Environment(
     autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
     undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 _ENV.filters["md"] = lambda text: str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def group_names(table: pd.DataFrame) -> list[str]:
+    """The game's own groups in a study's table (per role, per category), in order; none for most games."""
+    if "group" not in table.columns:
+        return []
+    return [g for g in dict.fromkeys(table["group"]) if isinstance(g, str)]
+
+
+def group_rows(table: pd.DataFrame, name: str) -> pd.DataFrame:
+    """Every row of one group (``label`` and ``measure`` say which), in the table's order."""
+    if name not in group_names(table):
+        raise KeyError(f"no group {name!r}; this study has {', '.join(group_names(table)) or 'none'}")
+    return table[table["group"] == name].reset_index(drop=True)
 
 
 class Study:
