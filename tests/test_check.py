@@ -180,6 +180,16 @@ def test_a_claim_the_lineup_cannot_test_is_not_applicable_and_decides_nothing(cl
     assert lineup.claims.set_index("key").loc["strategy_order", "outcome"] != "not applicable"
 
 
+def test_check_says_when_the_seats_were_cycled(tmp_path):
+    path = small(tmp_path, "length_mean = [10, 200]", games=1000)
+    path.write_text(path.read_text().replace('name = "small"', 'name = "small"\nplayers = 2\nseats = '
+                                             '[{ name = "random" }, { name = "collector" }]'))
+    r = check(path, threads=1, players=4)
+    assert r.scenarios[0].notes == ("seats cycled from the 2 listed to 4 (players = 4): seat i plays listed seat "
+                                    "i mod 2",)
+    assert "  Note: seats cycled from the 2 listed to 4" in r.summary()
+
+
 def test_cli_runs_a_shipped_scenario_with_another_lineup(cli):
     """The shipped scenario's strategy_order names three strategies; one strategy in every seat still runs."""
     res = cli("run", SCENARIOS / "haunted_tower.toml", "--strategy", "monster_hunter", "-n", 40, "--threads", 1,

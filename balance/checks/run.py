@@ -38,6 +38,7 @@ class ScenarioCheck:
     claims: pd.DataFrame
     results: Results
     baseline: pd.DataFrame | None = None
+    notes: tuple[str, ...] = ()         # what the loader did (seats cycled to players): Scenario.notes
 
     @property
     def outcome(self) -> str:
@@ -87,7 +88,7 @@ def check_scenario(sc: Scenario, cap: int, *, threads=None, chunk_size=None, tar
                      "bound_low": at.bound_low, "bound_high": at.bound_high, "reason": at.reason})
     results = step.results()
     moved = compare(results, baseline, alpha) if baseline is not None else None
-    return ScenarioCheck(sc.name, sc.source, pd.DataFrame(rows, columns=COLUMNS), results, moved)
+    return ScenarioCheck(sc.name, sc.source, pd.DataFrame(rows, columns=COLUMNS), results, moved, sc.notes)
 
 
 @dataclass

@@ -90,6 +90,7 @@ def summary(report) -> str:
     for s in report.scenarios:
         lines += ["", f"{s.name}: {_WORD[s.outcome] if len(s.claims) else 'no claims'} "
                       f"({s.results.tallies.games:,} games played)"]
+        lines += [f"  Note: {n}" for n in s.notes]
         if len(s.claims):
             lines.append(text_table(claims_display(s.claims)))
         if s.baseline is not None:
