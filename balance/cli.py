@@ -26,22 +26,23 @@ def _fail(message: str, code: int = 2):
 
 
 SET_HELP = ("Change one setting, KEY=VALUE, as a file that extends the scenario would (repeatable): "
-            "components.buildings.12.ghost_worth=1, rules.flip_scope=building, seats.2.strategy=collector. "
-            "VALUE is read as TOML (12, 1.5, true, [1, 2]), else as text.")
+            "components.buildings.12.ghost_worth=1, rules.flip_scope=building, seats.2.strategy=collector, "
+            "players=3, strategy=collector. VALUE is read as TOML (12, 1.5, true, [1, 2]), else as text.")
 
 
 def set_option(f):
     return click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help=SET_HELP)(f)
 
 
-def _sets(sets) -> dict:
-    """--set KEY=VALUE pairs as dotted overrides for load_scenario."""
+def _sets(sets, option: str = "--set") -> dict:
+    """--set KEY=VALUE pairs as dotted overrides for load_scenario; a top-level key (players, strategy) as
+    ``"KEY."``, which the loader lays over in a layer named after the --set (so it never collides with --players)."""
     from .layers import parse_value
     out = {}
     for item in sets or ():
         key, eq, text = item.partition("=")
         if not eq or not key.strip():
-            _fail(f"--set {item!r}: not KEY=VALUE (allowed: a dotted key, '=', a value, such as "
+            _fail(f"{option} {item!r}: not KEY=VALUE (allowed: a dotted key, '=', a value, such as "
                   "rules.flip_scope=building)")
         key = key.strip()
         out[key if "." in key else f"{key}."] = parse_value(text.strip())

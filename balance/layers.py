@@ -162,18 +162,23 @@ def set_layer(full: dict, dotted: str, value: Any, keyed: dict[Loc, str], player
 
     ``components.buildings.12.ghost_worth``: a keyed list's item by its key; ``seats.2.strategy`` (or ``.name``):
     seat 2's strategy (counting from 0), ``seats.2.<param>`` one of its parameters; ``rules.heroes.1``: a plain
-    list's entry by position; anything else a table key."""
+    list's entry by position; anything else a table key. A top-level key alone (``players``, ``strategy``) is no
+    dotted key: the loader lays it over as a file would give it."""
     parts = dotted.split(".")
     if not all(parts):
-        raise fail(label, "not a key path", dotted, value, "keys joined by dots, such as rules.flip_scope")
+        raise fail(label, "not a key path", dotted, value, "keys joined by dots, such as rules.flip_scope, or a "
+                   "top-level key, such as players or strategy")
     if parts[0] == "seats":
         return {"seats": _set_seat(full, parts, value, players, label, fail)}
     return _set(full, parts, value, (), keyed, dotted, label, fail)
 
 
 def _set_seat(full: dict, parts: list, value: Any, players: int, label: str, fail: Fail) -> list:
-    if isinstance(full.get("seats"), list):
-        seats = [dict(s) if isinstance(s, dict) else {"name": s} for s in full["seats"]]
+    if isinstance(full.get("seats"), list) and full["seats"]:
+        below = full["seats"]
+        if len(below) != players:       # listed for another number of players: cycled to this one, as loaded
+            below = [below[i % len(below)] for i in range(players)]
+        seats = [dict(s) if isinstance(s, dict) else {"name": s} for s in below]
     else:
         one = full.get("strategy", {"name": "random"})
         seats = [dict(one) if isinstance(one, dict) else {"name": one} for _ in range(players)]

@@ -424,6 +424,7 @@ class Results:
         their test, strategies, victory kinds, lengths, items...)."""
         head = self.heading()
         parts = [head, "=" * min(len(head), 100)]
+        parts += [f"Note: {n}" for n in self.meta.get("notes", ())]     # what the scenario's loader did
         if self.meta.get("interrupted"):
             parts += ["", f"INTERRUPTED (Ctrl-C): these are the {self.tallies.games:,} games finished before it, not "
                           "the run asked for."]

@@ -274,6 +274,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         target_ci_reached=(agg.ci_width_max() <= options.target_ci) if options.target_ci else None,
         assumptions=[list(a) for a in spec.assumptions(scenario)], name=scenario.name,
         replay_args=replay_args(scenario), interrupted=interrupted,
+        **({"notes": list(scenario.notes)} if scenario.notes else {}),
     )
     if options.contrasts and spec.contrasts:
         from .contrasts import play

@@ -78,6 +78,7 @@ class Scenario(BaseModel):
     resources: dict[str, str] = {}         # files the game loaded for it (a map), by name: not settings, but hashed
     overrides: dict[str, Any] = {}         # what load_scenario laid over the source (players=3, "rules.x": v): not
     #                                        settings either, but the options that repeat it (runner.replay_args)
+    notes: tuple[str, ...] = ()            # what the loader did that the files do not say (seats cycled to players)
 
     def spec(self) -> _games.GameSpec:
         """The game's :class:`~balance.games.GameSpec`."""
@@ -98,7 +99,8 @@ class Scenario(BaseModel):
         table = self.to_dict()
         if self.checks is not None and self.checks.given():
             table["checks"] = self.checks.given()
-        return f"# Resolved scenario {self.hash()[:12]}\n" + dumps_toml(table)
+        notes = "".join(f"# note: {n}\n" for n in self.notes)
+        return f"# Resolved scenario {self.hash()[:12]}\n" + notes + dumps_toml(table)
 
     def hash(self) -> str:
         """SHA-256 (hex) of the canonical JSON of :meth:`to_dict`, and of the contents of any file it loaded (a
@@ -165,8 +167,18 @@ def _load(source, overrides: dict) -> Scenario:
         chain, path = _follow_extends(copy.deepcopy(source), dict_label, Path("."), []), None
     else:
         raise ScenarioError("<source>", f"a scenario is a file path or a dict, not {type(source).__name__}")
-    sets = {k: v for k, v in overrides.items() if "." in k}
-    chain.append((f"{chain[-1][0]} (override)", {k: v for k, v in overrides.items() if "." not in k}))
+    plain = {k: v for k, v in overrides.items() if _is_plain_set(k)}     # --set players=3: "players."
+    sets = {k: v for k, v in overrides.items() if "." in k and k not in plain}
+    base_label = chain[-1][0]
+    chain.append((f"{base_label} (override)", {k: v for k, v in overrides.items() if "." not in k}))
+    for key, value in plain.items():        # a top-level key, as a file gives it: checked like one
+        key = key[:-1]
+        label = f"{base_label} (--set {key})"
+        if key == "extends":
+            raise ScenarioError(label, "not a setting", key, value,
+                                "a setting such as players=4, strategy=random or rules.<key>=...; `extends` names "
+                                "a file, in a file")
+        chain.append((label, {key: value}))
     game = next((raw["game"] for _, raw in reversed(chain) if "game" in raw), None)
     spec = _games.registry().get(game) if isinstance(game, str) else None
     keyed = layers.keyed_paths(spec)
@@ -177,9 +189,8 @@ def _load(source, overrides: dict) -> Scenario:
         merged = layers.lay_over(merged, raw, keyed, label, ScenarioError)
     if sets and spec is not None:
         full = layers.lay_over(layers.defaults(spec), merged, keyed, "", ScenarioError)
-        players = full.get("players", min(spec.min_players + 1, spec.max_players))
-        base_label = chain[-1][0].removesuffix(" (override)")
         for dotted, value in sets.items():
+            players = full.get("players", min(spec.min_players + 1, spec.max_players))
             label = f"{base_label} (--set {dotted})"
             layer = layers.set_layer(full, dotted, value, keyed, players, label, ScenarioError)
             chain.append((label, layer))
@@ -189,6 +200,12 @@ def _load(source, overrides: dict) -> Scenario:
     if "name" not in merged:
         merged["name"] = Path(path).stem if path else merged.get("game", DEFAULT_GAME)
     return _Checker(merged, chain, path, keyed).scenario()
+
+
+def _is_plain_set(key: str) -> bool:
+    """A `--set KEY=VALUE` of a top-level key (``players``, ``strategy``, ``rules``), which the command line passes
+    as ``"KEY."`` to tell it from a keyword override: the same key, in a layer of its own named after the --set."""
+    return key.endswith(".") and key.count(".") == 1 and len(key) > 1
 
 
 def _read_toml(path: Path, label: str) -> dict:
@@ -269,26 +286,27 @@ class _Checker:
         if not isinstance(d["name"], str) or not d["name"].strip() or not _is_utf8(d["name"]):
             self.fail(("name",), "must be a non-empty string", d["name"], "any non-empty text")
         lo, hi = spec.min_players, spec.max_players
-        players = self.integer("players", d.get("players", min(lo + 1, hi)), lo, hi)
+        players = self.integer("players", d.get("players", min(lo + 1, hi)), lo, hi,
+                               f"{lo} ({spec.title} is played by {lo} players only)" if lo == hi else None)
         n_games = self.integer("games", d.get("games", DEFAULTS["games"]), 1, MAX_GAMES)
         seed = self.integer("seed", d.get("seed", DEFAULTS["seed"]), 0, MAX_SEED)
         turn_cap = self.integer("turn_cap", d.get("turn_cap", spec.turn_cap), *TURN_CAP_RANGE)
         rotation = d.get("seat_rotation", DEFAULTS["seat_rotation"])
         if not isinstance(rotation, bool):
             self.fail(("seat_rotation",), "must be true or false", rotation, "true or false")
-        seats = self.seats(spec, players)
+        seats, notes = self.seats(spec, players)
         rules = self.model("rules", spec.rules_model)
         components = self.model("components", spec.components_model)
         resources = self.cross_check(spec, components, rules, players) if spec.check else {}
-        checks = self.claims(spec, seats) if "checks" in d else None
+        checks = self.claims(spec) if "checks" in d else None
         return Scenario(
             name=d["name"], game=spec.name, players=players, games=n_games, seed=seed, turn_cap=turn_cap,
             seat_rotation=rotation, seats=seats, rules=rules, components=components, checks=checks,
-            source=self.path, resources=resources,
+            source=self.path, resources=resources, notes=notes,
         )
 
-    def claims(self, spec: _games.GameSpec, seats: list[Seat]) -> Checks:
-        """The ``[checks]`` table, checked against the game: its victory kinds, its lineup, its shape."""
+    def claims(self, spec: _games.GameSpec) -> Checks:
+        """The ``[checks]`` table, checked against the game: its victory kinds, its strategies, its shape."""
         checks = self.model("checks", Checks)
         team = "a co-operative game's players win or lose together"
         if spec.cooperative:
@@ -304,11 +322,13 @@ class _Checker:
             if kind not in kinds:
                 self.fail(("checks", "victory_share", kind), "unknown victory kind" + _did_you_mean(kind, kinds),
                           kind, _one_of(kinds))
-        lineup = list(dict.fromkeys(s.strategy for s in seats))
+        # a strategy the game lacks is a typo; one the lineup lacks makes the claim not applicable to this lineup,
+        # which `balance check` reports (balance.checks.claims) and every other command ignores: claims change no game
+        names = list(spec.strategies)
         for i, name in enumerate(checks.strategy_order or ()):
-            if name not in lineup:
-                self.fail(("checks", "strategy_order", i), "not a strategy of this scenario's lineup"
-                          + _did_you_mean(name, lineup), name, _one_of(lineup))
+            if name not in names:
+                self.fail(("checks", "strategy_order", i), f"not a strategy of {spec.title}"
+                          + _did_you_mean(name, names), name, _one_of(names))
             if (checks.strategy_order or []).index(name) != i:
                 self.fail(("checks", "strategy_order", i), "named twice", name, "each strategy once")
         return checks
@@ -340,15 +360,19 @@ class _Checker:
             got = _value_at(self.data, loc) if loc else _NOTHING
             self.fail(loc, problem, got, allowed[1] if allowed else "see docs/scenarios.md")
 
-    def integer(self, key: str, value: Any, lo: int, hi: int) -> int:
-        allowed = f"an integer from {lo} to {hi}"
+    def integer(self, key: str, value: Any, lo: int, hi: int, allowed: str | None = None) -> int:
+        allowed = allowed or f"an integer from {lo} to {hi}"
         if not isinstance(value, int) or isinstance(value, bool):
             self.fail((key,), "must be an integer", value, allowed)
         if not lo <= value <= hi:
             self.fail((key,), "out of range", value, allowed)
         return value
 
-    def seats(self, spec: _games.GameSpec, players: int) -> list[Seat]:
+    def seats(self, spec: _games.GameSpec, players: int) -> tuple[list[Seat], tuple[str, ...]]:
+        """The seats, and a note when the listed seats were cycled to ``players``: a layer above the one that
+        lists them (``--players``, ``--set players``, a file that extends it) set another number of players, so
+        seat i plays the listed seat i mod their count. The same layer listing a number of seats other than its
+        own ``players`` (or players left at the default) is an error, as a typo would be."""
         d = self.data
         if "strategy" in d and "seats" in d:
             self.fail(("strategy",), "give either `strategy` (every seat) or `[[seats]]` (one a seat), not both",
@@ -357,17 +381,40 @@ class _Checker:
             strategy = d.get("strategy", {"name": "random"})
             if isinstance(strategy, str):
                 strategy = {"name": strategy}
-            return [self.seat(spec, strategy, ("strategy",))] * players
+            return [self.seat(spec, strategy, ("strategy",))] * players, ()
         seats = d["seats"]
         if not isinstance(seats, list):
             self.fail(("seats",), "must be a list of tables ([[seats]])", seats, f"{players} [[seats]] tables")
-        if len(seats) != players:
-            where = self._owner(("players",)) if "players" in d else "the default"
-            names = [s.get("name", "?") if isinstance(s, dict) else s for s in seats]   # the strategies, not tables
-            entries = "entry" if len(seats) == 1 else "entries"
-            self.fail(("seats",), f"has {len(seats)} {entries} but players = {players} (set by {where})", names,
-                      f"exactly {players} [[seats]] tables, or one `strategy` table for every seat")
-        return [self.seat(spec, s, ("seats", i)) for i, s in enumerate(seats)]
+        at, listed = self._listed_seats()
+        n = len(listed) if isinstance(listed, list) else len(seats)
+        notes: tuple[str, ...] = ()
+        if n != players or len(seats) != players:
+            if not seats or not n or self._last_layer(("players",)) <= at:
+                where = self._owner(("players",)) if "players" in d else "the default"
+                names = [s.get("name", "?") if isinstance(s, dict) else s for s in seats]   # the strategies
+                entries = "entry" if len(seats) == 1 else "entries"
+                self.fail(("seats",), f"has {len(seats)} {entries} but players = {players} (set by {where})", names,
+                          f"exactly {players} [[seats]] tables, or one `strategy` table for every seat (a later "
+                          "layer, such as --players, cycles the seats listed to its number)")
+            seats = cycle_seats(seats, players)
+            notes = (seats_note(n, players),) if n != players else ()
+        return [self.seat(spec, s, ("seats", i)) for i, s in enumerate(seats)], notes
+
+    def _last_layer(self, keys: tuple[str, ...], seat_sets: bool = True) -> int:
+        """The position in the chain of the last layer giving one of ``keys`` (-1: none); ``seat_sets=False``
+        passes over the layers of `--set seats.N...`, which restate the seats below with one change."""
+        for i in range(len(self.chain) - 1, -1, -1):
+            label, raw = self.chain[i]
+            if label.endswith("defaults>") or (not seat_sets and " (--set seats." in label):
+                continue
+            if any(k in raw for k in keys):
+                return i
+        return -1
+
+    def _listed_seats(self) -> tuple[int, Any]:
+        """Where the seats were last given (not by a `--set seats.N...`) and what that layer gave."""
+        at = self._last_layer(("seats", "strategy"), seat_sets=False)
+        return at, (self.chain[at][1].get("seats") if at >= 0 else None)
 
     def seat(self, spec: _games.GameSpec, table: Any, loc: tuple) -> Seat:
         names = _one_of(spec.strategies)
@@ -445,6 +492,20 @@ class _Checker:
                 return self.fail((key, *loc), problem, got,
                                  f"{_describe(*_field_at(model, loc))}, consistent with the rest of [{key}]")
         return self.fail((key, *loc), problem, got, allowed[1] if allowed else _describe(*_field_at(model, loc)))
+
+
+def cycle_seats(seats: list, players: int) -> list:
+    """The listed seats repeated in order to ``players`` seats (seat i plays listed seat i mod their count), or the
+    first ``players`` of them."""
+    return [seats[i % len(seats)] for i in range(players)]
+
+
+def seats_note(listed: int, players: int) -> str:
+    """What :func:`cycle_seats` did, in words, for the run's output and the resolved scenario."""
+    if players < listed:
+        return f"seats: the first {players} of the {listed} listed, for players = {players}"
+    return (f"seats cycled from the {listed} listed to {players} (players = {players}): seat i plays listed seat "
+            f"i mod {listed}")
 
 
 def spec_resolve(spec: _games.GameSpec, name: str, base: Path | None) -> Path:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import threading
+import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from balance.cli import main
+from balance.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = str(ROOT / "scenarios" / "spooky_tower.toml")
@@ -347,6 +349,29 @@ def test_set_errors_are_one_line(cli):
     assert res.output.startswith("error: <default> (--set seats.9.strategy): seats.9.strategy: no such seat setting")
     res = CliRunner().invoke(main, ["run", "--set", "no_equals_sign"])
     assert res.exit_code == 2 and res.output.startswith("error: --set 'no_equals_sign': not KEY=VALUE")
+
+
+def test_set_of_a_top_level_key_means_what_the_file_key_means(cli, tmp_path):
+    """--set strategy=NAME gives every seat that strategy, as `strategy = "NAME"` in a file does; --set players=N
+    sets the players (and the listed seats follow); a bad value names the key and what is allowed."""
+    shown = cli("show", "--set", "strategy=collector")
+    assert shown.exit_code == 0, shown.output
+    assert load_scenario(tomllib.loads(shown.output)).seats == load_scenario(None, strategy="collector").seats
+    three = cli("show", ROOT / "scenarios" / "haunted_tower.toml", "--set", "players=3")
+    assert three.exit_code == 0 and "players = 3" in three.output and three.output.count("[[seats]]") == 3
+    run = cli("run", "-n", 300, "--threads", 1, "--set", "players=2", "--set", "strategy=collector", "--json")
+    assert run.exit_code == 0 and json.loads(run.output)["meta"]["scenario"]["players"] == 2
+    for args, line in [
+        (["players=abc"], "error: <default> (--set players): players: must be an integer (got 'abc'; allowed: an "
+                          "integer from 2 to 4)"),
+        (["strategy=colector"], "error: <default> (--set strategy): strategy.name: unknown strategy (did you mean "
+                                "'collector'?) (got 'colector'; allowed: one of 'random', 'ghost_hunter', "
+                                "'collector', 'clock_rusher')"),
+        (["players=9"], "error: <default> (--set players): players: out of range (got 9; allowed: an integer from "
+                        "2 to 4)"),
+    ]:
+        res = CliRunner().invoke(main, ["show", *[a for x in args for a in ("--set", x)]])
+        assert res.exit_code == 2 and res.output == line + "\n", res.output
 
 
 def test_bench_measures_kernel_floor_and_reference(cli):

@@ -35,6 +35,18 @@ def test_run_prints_the_haunted_tower_tables(cli):
         assert needle in res.output, needle
 
 
+@pytest.mark.parametrize("players, note", [
+    (6, "Note: seats cycled from the 4 listed to 6 (players = 6): seat i plays listed seat i mod 4"),
+    (3, "Note: seats: the first 3 of the 4 listed, for players = 3"),
+])
+def test_run_with_another_number_of_players_cycles_the_listed_seats_and_says_so(cli, players, note):
+    res = cli("run", SCENARIO, "-n", 60, "--players", players, "--threads", 1, "--no-contrasts")
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[2] == note
+    res = cli("run", SCENARIO, "-n", 60, "--players", 4, "--threads", 1, "--no-contrasts")
+    assert res.exit_code == 0 and "Note:" not in res.output       # the listed number: as before
+
+
 def test_show_map_draws_every_level_and_one(cli):
     res = cli("show-map", SCENARIO)
     assert res.exit_code == 0

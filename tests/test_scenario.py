@@ -162,6 +162,68 @@ def test_overrides_apply_after_merging_and_none_is_ignored():
     assert len(s.seats) == 4
 
 
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.toml")), ids=lambda p: p.stem)
+def test_the_lineup_follows_players_for_every_shipped_scenario(path):
+    """--players (an override) cycles the listed seats to its number, and says so; the number the file gives
+    changes nothing at all."""
+    plain = load_scenario(path)
+    same = load_scenario(path, players=plain.players)
+    assert same == plain and same.hash() == plain.hash() and same.notes == () and same.to_toml() == plain.to_toml()
+    listed = [s.strategy for s in plain.seats]
+    spec = plain.spec()
+    for p in range(spec.min_players, spec.max_players + 1):
+        s = load_scenario(path, players=p)
+        assert [seat.strategy for seat in s.seats] == [listed[i % len(listed)] for i in range(p)]
+        assert len(s.strategy_lineup()[0]) == p
+        if p != plain.players and _lists_seats(path):
+            assert len(s.notes) == 1 and str(p) in s.notes[0]
+            assert f"# note: {s.notes[0]}" in s.to_toml()
+        else:
+            assert s.notes == ()            # one strategy for every seat: nothing to cycle
+        assert load_scenario(tomllib.loads(s.to_toml())) == s        # the resolved file lists every seat
+
+
+def _lists_seats(path: Path) -> bool:
+    """Whether the file, or the one it extends, lists [[seats]] (that a `strategy` does not replace)."""
+    raw = tomllib.loads(path.read_text())
+    if "seats" in raw or "strategy" in raw:
+        return "seats" in raw
+    return "extends" in raw and _lists_seats(path.parent / raw["extends"])
+
+
+def test_seats_cycle_to_players_set_by_a_later_layer(tmp_path):
+    haunted = SCENARIOS / "haunted_tower.toml"
+    six = load_scenario(haunted, players=6)
+    assert [s.strategy for s in six.seats] == ["monster_hunter", "cautious_looter", "specter_rusher",
+                                               "monster_hunter", "monster_hunter", "cautious_looter"]
+    assert six.notes == ("seats cycled from the 4 listed to 6 (players = 6): seat i plays listed seat i mod 4",)
+    three = load_scenario(haunted, players=3)
+    assert [s.strategy for s in three.seats] == ["monster_hunter", "cautious_looter", "specter_rusher"]
+    assert three.notes == ("seats: the first 3 of the 4 listed, for players = 3",)
+    child = write(tmp_path, "six.toml", f'extends = "{haunted}"\nplayers = 6\n')
+    assert load_scenario(child).seats == six.seats and load_scenario(child).notes == six.notes
+    # a seat beyond the listed ones can be set once players makes it exist
+    s = load_scenario(haunted, players=6, **{"seats.5.strategy": "specter_rusher"})
+    assert [x.strategy for x in s.seats][4:] == ["monster_hunter", "specter_rusher"] and s.notes == six.notes
+
+
+def test_seats_that_disagree_with_players_in_the_same_file_are_still_an_error(tmp_path):
+    """A file that lists seats for another number than its own players (or than the default, when it gives none)
+    has a typo: nothing later asked for another number."""
+    for text in ('players = 2\n' + '[[seats]]\nname = "random"\n' * 3, '[[seats]]\nname = "random"\n' * 4):
+        path = write(tmp_path, "bad.toml", 'game = "spooky_tower"\n' + text)
+        with pytest.raises(ScenarioError, match=r"seats: has \d entries but players = \d"):
+            load_scenario(path)
+        with pytest.raises(ScenarioError, match="seats: has"):      # a --set of one seat does not hide it
+            load_scenario(path, **{"seats.0.strategy": "random"})
+
+
+def test_a_game_for_one_number_of_players_says_so():
+    with pytest.raises(ScenarioError, match=r"players: out of range \(got 3; allowed: 2 \(Climbing Tower is "
+                                            r"played by 2 players only\)\)"):
+        load_scenario(SCENARIOS / "climbing_tower.toml", players=3)
+
+
 def test_strategy_override_replaces_seats_and_tables_merge():
     seats = [{"name": "random"}, {"name": PARAM_STRATEGY.name}]
     s = load_scenario({"game": "spooky_tower", "players": 2, "seats": seats}, strategy=PARAM_STRATEGY.name,
@@ -186,10 +248,10 @@ def mixed_scenario() -> Scenario:
 
 
 def test_to_dict_round_trips():
-    # checks are claims about the games, not settings of them: they stay out of to_dict and so of the hash; so do
-    # the overrides, which are recorded only to be repeated on a command line
+    # checks are claims about the games, not settings of them; notes say how the seats were read; the overrides are
+    # recorded only to be repeated on a command line: all stay out of to_dict and so of the hash
     assert set(load_scenario(None).to_dict()) == \
-        set(Scenario.model_fields) - {"source", "resources", "checks", "overrides"}
+        set(Scenario.model_fields) - {"source", "resources", "checks", "overrides", "notes"}
     for s in (load_scenario(DEFAULT_FILE), load_scenario(RULEBOOK_FILE), load_scenario(None), mixed_scenario()):
         assert load_scenario(s.to_dict()) == s
 

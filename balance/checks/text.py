@@ -7,11 +7,14 @@ import pandas as pd
 
 from ..results import text_table
 
-_WORD = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}
+_WORD = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE", "not applicable": "NOT APPLICABLE"}
+_NA = "not applicable"
 
 
 def _value(key: str, x: float) -> str:
-    """A claim's number as its bound is written: turns as a number, rates and shares in percent."""
+    """A claim's number as its bound is written: turns as a number, rates and shares in percent; "-" for none."""
+    if x != x:
+        return "-"
     return f"{x:.2f}" if key == "length_mean" else f"{100 * x:.2f}%"
 
 
@@ -32,6 +35,10 @@ def findings(report) -> list[str]:
             out.append(f"{row.scenario}: \"{row.claim}\" could not be decided: {evidence(row)}; the interval still "
                        "reaches both sides of the bound. More games (-n), or a bound further from the estimate, "
                        "would decide it.")
+    for row in claims.itertuples():
+        if row.outcome == _NA:
+            out.append(f"{row.scenario}: \"{row.claim}\" does not apply to this lineup, so it was not decided: "
+                       f"{row.reason}.")
     held = claims[claims["outcome"] == "pass"]
     if len(held):
         out.append(f"{len(held)} of {len(claims)} claims hold, each decided with an anytime-valid 95% interval "
@@ -64,7 +71,9 @@ def claims_display(claims: pd.DataFrame) -> pd.DataFrame:
         "estimate": [_value(k, x) for k, x in zip(claims["key"], claims["estimate"])],
         "anytime 95% CI": [f"[{_value(k, lo)}, {_value(k, hi)}]" for k, lo, hi in
                            zip(claims["key"], claims["ci_low"], claims["ci_high"])],
-        "games": [f"{g:,}" for g in claims["games"]], "claim": claims["claim"]})
+        "games": [f"{g:,}" for g in claims["games"]],
+        "claim": [c + (f" (not applicable: {r})" if o == _NA else "")
+                  for c, o, r in zip(claims["claim"], claims["outcome"], claims["reason"])]})
 
 
 def baseline_display(base: pd.DataFrame) -> pd.DataFrame:
@@ -81,6 +90,7 @@ def summary(report) -> str:
     for s in report.scenarios:
         lines += ["", f"{s.name}: {_WORD[s.outcome] if len(s.claims) else 'no claims'} "
                       f"({s.results.tallies.games:,} games played)"]
+        lines += [f"  Note: {n}" for n in s.notes]
         if len(s.claims):
             lines.append(text_table(claims_display(s.claims)))
         if s.baseline is not None:
@@ -112,13 +122,15 @@ def markdown(report) -> str:
 
 
 def junit(report) -> str:
-    """JUnit XML: a test suite per scenario, a test case per claim; fail is a failure, inconclusive an error."""
+    """JUnit XML: a test suite per scenario, a test case per claim; fail is a failure, inconclusive an error, not
+    applicable skipped."""
     root = ET.Element("testsuites", name="balance check")
     for s in report.scenarios:
         c = s.claims
         suite = ET.SubElement(root, "testsuite", name=s.name, tests=str(len(c)),
                               failures=str(int((c["outcome"] == "fail").sum())),
-                              errors=str(int((c["outcome"] == "inconclusive").sum())), skipped="0")
+                              errors=str(int((c["outcome"] == "inconclusive").sum())),
+                              skipped=str(int((c["outcome"] == _NA).sum())))
         for row in c.itertuples():
             case = ET.SubElement(suite, "testcase", classname=s.source or s.name, name=f"{row.key}: {row.claim}")
             if row.outcome == "fail":
@@ -126,6 +138,9 @@ def junit(report) -> str:
             elif row.outcome == "inconclusive":
                 ET.SubElement(case, "error", message=f"undecided at the game cap: {evidence(row)}",
                               type="inconclusive")
+            elif row.outcome == _NA:
+                ET.SubElement(case, "skipped", message=f"not applicable: {row.reason}")
+                continue
             ET.SubElement(case, "system-out").text = evidence(row)
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..stats.extremes import pick_extreme, widen
 from .paired import STUDY_CHUNK, pair_rows, play_paired
-from .study import Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_value, is_rate
+from .study import Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_value, is_rate, notes
 
 CAUSAL_NOTE = ("Causal: each card's effect was emptied and the same games replayed on common random numbers, so "
                "a change is what the card does (unlike the association lifts of `balance run`).")
@@ -164,5 +164,5 @@ def cards(scenario=None, *, games: int | None = None, seed: int | None = None, p
             "seed": base.seed, "games": played.games, item + "s": len(removals), "target_ci": target_ci,
             "interrupted": played.interrupted, "timing": played.timing,
             "heading": f"{base.name}: each of {len(removals)} {item}s removed in turn, {played.games:,} games of "
-                       f"each, seed {base.seed}, common random numbers"}
+                       f"each, seed {base.seed}, common random numbers", **notes([("the scenario", base)])}
     return CardValues(table, item, meta)

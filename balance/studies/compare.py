@@ -10,7 +10,9 @@ import pandas as pd
 from ..stats.extremes import family_z, widen
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import DEFAULT_ALPHA, SequentialTest, parse_question
-from .study import (Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_gain, fmt_value, is_rate)
+from .groups import WIN
+from .study import (GROUP_KINDS, MANY_LABELS, Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_gain,
+                    fmt_value, group_names, group_rows, is_rate, notes, plain_key)
 
 
 class Comparison(Study):
@@ -27,7 +29,7 @@ class Comparison(Study):
 
     @cached_property
     def core(self) -> pd.DataFrame:
-        t = self.table[self.table["kind"] != "item"]
+        t = self.table[~self.table["kind"].isin(("item", *GROUP_KINDS))]
         return t[(t["kind"] != "victory") | (t["a"] > 0) | (t["b"] > 0)]       # no empty victory kinds
 
     @cached_property
@@ -35,6 +37,25 @@ class Comparison(Study):
         """How many per-item metrics there are: the changed ones are picked from all of them, so their intervals
         are adjusted for that many (``stats.extremes``)."""
         return int((self.table["kind"] == "item").sum())
+
+    @property
+    def group_names(self) -> list[str]:
+        """The game's own groups `balance run` reports (The Haunted Tower: "hero"; Climbing Tower: "tower", "BOSS
+        side"); none for a game without them."""
+        return group_names(self.table)
+
+    def group(self, name: str) -> pd.DataFrame:
+        """One group's rows: per ``label`` and ``measure`` (the win rate, then each mean), A, B, the paired
+        difference with its 95% interval and the pairing's gain."""
+        return group_rows(self.table, name)
+
+    def _group_wins(self, name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """A group's win rates, and those whose paired interval excludes 0, the largest in standard errors first."""
+        win = self.group(name)
+        win = win[win["measure"] == WIN]
+        moved = win[(win["diff_lo"] > 0) | (win["diff_hi"] < 0)]
+        z = (moved["diff"] / (moved["diff_sd"] / np.sqrt(moved["games"]))).abs()
+        return win, moved.assign(_z=z).sort_values("_z", ascending=False).drop(columns="_z")
 
     def changed_items(self, top: int = 10) -> pd.DataFrame:
         """Per-item metrics whose 95% interval, adjusted for the number of per-item metrics, excludes 0; the largest
@@ -55,6 +76,17 @@ class Comparison(Study):
                            for k, lo, hi in zip(df["kind"], df["diff_lo"], df["diff_hi"])],
                 "pairing gain": [fmt_gain(g) for g in df["pairing_gain"]]})
         out = {"Metrics (rates in %, differences in points)": show(self.core)}
+        for name in self.group_names:
+            win, moved = self._group_wins(name)
+            if len(win) <= MANY_LABELS:
+                title, rows = f"Per {name}: win rate (every {name} measure in --out/--json)", win
+            elif len(moved):
+                title = (f"Per {name}: the {min(len(moved), 10)} win rates that changed most beyond chance, of "
+                         f"{len(win)} compared (about 1 in 20 would by chance alone; all in --out/--json)")
+                rows = moved.head(10)
+            else:
+                continue
+            out[title] = show(rows).assign(metric=list(rows["label"])).rename(columns={"metric": name})
         items = self.changed_items()
         if len(items):
             out[f"Per-item counters that changed (beyond 95% intervals adjusted for the {self.item_family:,} per-item "
@@ -87,9 +119,22 @@ class Comparison(Study):
             out.append(f"Pairing A and B on common random numbers made the win-rate differences {g:.1f} times more "
                        f"precise (in variance) than independent runs: those would have needed about "
                        f"{int(round(g * n)):,} games of each scenario instead of {n:,}.")
+        for name in self.group_names:
+            out.append(self._group_sentence(name))
         for _, r in self.changed_items(3).iterrows():
             out.append(self._sentence(r, self.item_family))
         return out
+
+    def _group_sentence(self, name: str) -> str:
+        win, moved = self._group_wins(name)
+        text = (f"Per {name}: {len(moved)} of {len(win)} win rates changed beyond chance (paired 95% intervals"
+                + (", and about 1 in 20 would by chance alone)" if len(win) >= 20 else ")"))
+        if len(moved):
+            r = moved.iloc[0]
+            text += (f"; the clearest: {r['label']}, {fmt_value('group', r['a'])} in A and "
+                     f"{fmt_value('group', r['b'])} in B ({fmt_diff('group', r['diff'])} points, 95% CI "
+                     f"{fmt_diff('group', r['diff_lo'])} to {fmt_diff('group', r['diff_hi'])})")
+        return text + "."
 
     def _sentence(self, r, family: int = 1) -> str:
         """One metric in words; ``family``: the metrics it was picked from (its interval is adjusted for them)."""
@@ -137,10 +182,12 @@ def compare(a=None, b=None, sets: dict | None = None, *, games: int | None = Non
             players: int | None = None, threads: int | None = None, target_ci: float | None = None,
             max_games: int = 10_000_000, question: str | None = None, until_decided: bool = False,
             alpha: float = DEFAULT_ALPHA, chunk_size: int = STUDY_CHUNK, progress=None,
-            client=None) -> Comparison:
+            client=None, both: dict | None = None) -> Comparison:
     """Play scenario ``a`` and ``b`` (or ``a`` with ``sets``, dotted --set keys) on common random numbers.
 
-    ``games`` (default A's), ``seed``, ``players`` override both. ``target_ci``: play until every seat's (or the
+    ``games`` (default A's), ``seed``, ``players`` override both; so do ``both`` (--both-set keys, laid under
+    ``sets``: "with three collectors, what does the 12's worth change?" is ``both={"players": 3, "strategy":
+    "collector"}, sets={"components.buildings.12.ghost_worth": 1}``). ``target_ci``: play until every seat's (or the
     team's) paired win-rate difference has a 95% interval at most this wide. ``question`` with ``until_decided``:
     look after each chunk with an anytime-valid confidence sequence (:mod:`.sequential`) and stop when answered or
     at ``max_games``; ``question`` alone is answered (with the same sequence) after the fixed games. ``client``: a
@@ -154,12 +201,14 @@ def compare(a=None, b=None, sets: dict | None = None, *, games: int | None = Non
     if until_decided and not question:
         raise ValueError("--until-decided needs --question, e.g. \"seat_spread(B) < seat_spread(A)\"")
     common = {"games": games, "seed": seed, "players": players}
-    sa = as_scenario(a, **common)
+    both = dotted(both)
+    sa = as_scenario(a, **(common | both))
     sets = dotted(sets)
-    if {"seed", "games"} & set(sets):
+    if {"seed", "games"} & {plain_key(k) for k in sets}:
         raise ValueError("compare: --set seed or games for B (allowed: --seed and -n, shared by A and B: a paired "
                          "run plays the same games of each)")
-    sb = as_scenario(b if b is not None else sa, **(sets | {"seed": sa.seed, "games": sa.games, "players": players}))
+    shared = {"seed": sa.seed, "games": sa.games, "players": players}
+    sb = as_scenario(b if b is not None else sa, **((both if b is not None else {}) | sets | shared))
     test = None
     if question:
         from .paired import Layout, PairSums
@@ -175,10 +224,13 @@ def compare(a=None, b=None, sets: dict | None = None, *, games: int | None = Non
         decision = {"question": test.question.text, "answer": look.decision or "inconclusive",
                     "estimate": look.estimate, "lo": look.lo, "hi": look.hi, "games": played.games,
                     "alpha": alpha, "guarantee": test.guarantee(), "max_games": max_games if until_decided else None}
-    b_name = sb.name if b is not None else f"{sa.name} with " + ", ".join(f"{k}={v}" for k, v in (sets or {}).items())
-    meta = {"title": f"{sa.name} against {b_name}", "a": sa.name, "b": b_name, "game": sa.game, "seed": sa.seed,
+    def changed(name: str, keys: dict) -> str:
+        return name + (" with " + ", ".join(f"{plain_key(k)}={v}" for k, v in keys.items()) if keys else "")
+    a_name = changed(sa.name, both)
+    b_name = changed(sb.name, both) if b is not None else changed(sa.name, both | sets)
+    meta = {"title": f"{a_name} against {b_name}", "a": a_name, "b": b_name, "game": sa.game, "seed": sa.seed,
             "games": played.games, "a_hash": sa.hash(), "b_hash": sb.hash(), "interrupted": played.interrupted,
             "target_ci": target_ci, "timing": played.timing,
-            "heading": f"A: {sa.name}  |  B: {b_name}  |  {played.games:,} games of each, seed {sa.seed}, "
-                       "common random numbers"}
+            "heading": f"A: {a_name}  |  B: {b_name}  |  {played.games:,} games of each, seed {sa.seed}, "
+                       "common random numbers", **notes([("A", sa), ("B", sb)])}
     return Comparison(table, meta, decision, played.looks)

@@ -14,7 +14,9 @@ from ..outputs import atomic_directory
 from ..results import json_safe
 from ..scenario import Scenario, load_scenario
 
-RATES = ("seat", "team", "victory", "spread")      # metrics that are proportions: shown in % and points
+RATES = ("seat", "team", "victory", "spread", "group")    # metrics that are proportions: shown in % and points
+GROUP_KINDS = ("group", "group_mean")     # the game's own groups (per hero, per tower): a win rate, then means
+MANY_LABELS = 12                          # a group with more labels is summarised in the terminal
 
 
 def is_rate(kind: str) -> bool:
@@ -56,6 +58,8 @@ def describe_metric(metric: str, kind: str) -> str:
         return "the seat spread (best seat's win rate minus the worst's)"
     if kind == "length":
         return f"mean {metric}"
+    if kind == "group":
+        return f"the win rate of {inner}"
     return f"{metric[:metric.find('[')]} per game of {inner}"
 
 
@@ -68,9 +72,25 @@ def as_scenario(scenario, **overrides) -> Scenario:
     return load_scenario(scenario, **overrides)
 
 
+def notes(named: list[tuple[str, Scenario]]) -> dict:
+    """``{"notes": [...]}``: what the loader did to each named scenario (seats cycled to its players), each note
+    once, prefixed by the names that share it; ``{}`` when there is none (the meta of a study stays as it was)."""
+    by_note: dict[str, list[str]] = {}
+    for name, sc in named:
+        for n in sc.notes:
+            by_note.setdefault(n, []).append(name)
+    return {"notes": [f"{', '.join(names)}: {n}" for n, names in by_note.items()]} if by_note else {}
+
+
 def dotted(sets: dict | None) -> dict:
-    """--set keys as load_scenario overrides: a dotted key is one setting; a plain one (players) a top-level key."""
-    return {k.rstrip(".") if k.endswith(".") and k.count(".") == 1 else k: v for k, v in (sets or {}).items()}
+    """--set keys as load_scenario overrides: a dotted key is one setting; a plain one (players) a top-level key,
+    passed as ``"players."`` so that it lays over the other overrides and an error names its --set."""
+    return {k if "." in k else f"{k}.": v for k, v in (sets or {}).items()}
+
+
+def plain_key(key: str) -> str:
+    """A --set key without the mark of a top-level key: ``"players."`` is ``"players"``."""
+    return key[:-1] if key.endswith(".") and key.count(".") == 1 else key
 
 
 _ENV = jinja2.Environment(
@@ -78,6 +98,20 @@ _ENV = jinja2.Environment(
     autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
     undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 _ENV.filters["md"] = lambda text: str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def group_names(table: pd.DataFrame) -> list[str]:
+    """The game's own groups in a study's table (per role, per category), in order; none for most games."""
+    if "group" not in table.columns:
+        return []
+    return [g for g in dict.fromkeys(table["group"]) if isinstance(g, str)]
+
+
+def group_rows(table: pd.DataFrame, name: str) -> pd.DataFrame:
+    """Every row of one group (``label`` and ``measure`` say which), in the table's order."""
+    if name not in group_names(table):
+        raise KeyError(f"no group {name!r}; this study has {', '.join(group_names(table)) or 'none'}")
+    return table[table["group"] == name].reset_index(drop=True)
 
 
 class Study:
@@ -101,7 +135,9 @@ class Study:
         return self.meta.get("heading", "")
 
     def summary(self) -> str:
-        lines = [self.heading(), "=" * min(100, len(self.heading())), "", "Findings"]
+        lines = [self.heading(), "=" * min(100, len(self.heading()))]
+        lines += [f"Note: {n}" for n in self.meta.get("notes", ())]       # what the scenarios' loader did
+        lines += ["", "Findings"]
         for i, text in enumerate(self.findings(), 1):
             lines += _wrap(f"{i:>3}. {text}", "     ")
         for title, df in self.display_tables().items():
@@ -142,7 +178,8 @@ class Study:
                    for k, v in self.meta.items() if k not in ("heading", "timing") and not isinstance(v, (dict, list))]
         details += [(f"timing: {k}", v) for k, v in (self.meta.get("timing") or {}).items()]
         context = {"title": self.meta.get("title", self.kind), "kind": self.kind, "heading": self.heading(),
-                   "findings": self.findings(), "tables": tables, "details": details}
+                   "findings": self.findings(), "tables": tables, "details": details,
+                   "notes": list(self.meta.get("notes", ()))}
         with atomic_directory(out_dir, self.report_files()) as tmp:
             figures = []
             for name, draw in self.figures().items():

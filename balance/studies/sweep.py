@@ -10,7 +10,9 @@ import pandas as pd
 from ..stats.extremes import family_z, pick_extreme, widen
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import fixed_bounds
-from .study import Study, as_scenario, dotted, fmt_diff, fmt_value, is_rate
+from .groups import WIN
+from .study import (MANY_LABELS, Study, as_scenario, dotted, fmt_diff, fmt_value, group_names, group_rows, is_rate,
+                    notes, plain_key)
 
 MAX_CELLS = 400
 
@@ -39,8 +41,46 @@ class Sweep(Study):
         t = self.table[self.table["metric"].isin(metrics)]
         return t.pivot_table(index=["cell"] + self.keys, columns="metric", values="value", sort=False).reset_index()
 
+    @property
+    def group_names(self) -> list[str]:
+        """The game's own groups `balance run` reports (The Haunted Tower: "hero"; Climbing Tower: "tower", "BOSS
+        side"); none for a game without them."""
+        return group_names(self.table)
+
+    def group(self, name: str) -> pd.DataFrame:
+        """One group's rows: per cell, ``label`` and ``measure`` (the win rate, then each mean), the value with its
+        95% interval and the paired difference from the first cell."""
+        return group_rows(self.table, name)
+
+    def _group_table(self, name: str) -> tuple[str, pd.DataFrame]:
+        """Per cell, each label's win rate with its interval; a group of many labels: how many were played and the
+        lowest and highest of them."""
+        win = self.group(name)
+        win = win[win["measure"] == WIN]
+        labels = list(dict.fromkeys(win["label"]))
+        rows = []
+        for _, df in win.groupby("cell", sort=True):
+            row = {k: df[k].iloc[0] for k in self.keys}
+            shown = lambda r: fmt_value("group", r["value"]) + (   # noqa: E731
+                "" if np.isnan(r["value_lo"]) else f" [{fmt_value('group', r['value_lo'])}, "
+                                                   f"{fmt_value('group', r['value_hi'])}]")
+            played = df[df["value"].notna()]
+            if len(labels) <= MANY_LABELS:
+                row.update({r["label"]: shown(r) for _, r in df.iterrows()})
+            elif len(played):
+                low, high = played.loc[played["value"].idxmin()], played.loc[played["value"].idxmax()]
+                row.update({"labels played": len(played), "lowest": f"{low['label']}: {shown(low)}",
+                            "highest": f"{high['label']}: {shown(high)}"})
+            rows.append(row)
+        if len(labels) <= MANY_LABELS:
+            return f"Per {name}: win rate by cell (95% intervals; every {name} measure in --json and -o)", \
+                pd.DataFrame(rows).fillna("-")
+        return (f"Per {name}: win rate by cell, the lowest and highest of its {len(labels)} labels (extremes of "
+                f"many small samples; every {name} in --json and -o)", pd.DataFrame(rows).fillna("-"))
+
     def display_tables(self) -> dict[str, pd.DataFrame]:
-        """Per cell: the primary metrics and the victory kinds that occur (every metric: ``table``)."""
+        """Per cell: the primary metrics and the victory kinds that occur (every metric: ``table``), then each of
+        the game's own groups (per hero, per tower...)."""
         t = self.table[self.table["metric"].isin(self.primary) | (self.table["kind"] == "victory")]
         t = t[~((t["kind"] == "victory") & (t.groupby("metric")["value"].transform("max") == 0))]
         rows = []
@@ -52,7 +92,11 @@ class Sweep(Study):
                 row[r["metric"]] = fmt_value(r["kind"], r["value"]) + ci
             row["games"] = f"{int(df['games'].iloc[0]):,}"
             rows.append(row)
-        return {"Cells (95% intervals; every metric in --json and -o)": pd.DataFrame(rows).fillna("-")}
+        out = {"Cells (95% intervals; every metric in --json and -o)": pd.DataFrame(rows).fillna("-")}
+        for name in self.group_names:
+            title, df = self._group_table(name)
+            out[title] = df
+        return out
 
     def findings(self) -> list[str]:
         out = []
@@ -90,7 +134,24 @@ class Sweep(Study):
                        f"{metric} beyond chance (paired 95% intervals of the difference{family})" +
                        (f"; the largest change is {fmt_diff(kind, moved.loc[moved['diff'].abs().idxmax(), 'diff'])}"
                         f"{u}." if len(moved) else "."))
+        for name in self.group_names:
+            out.append(self._group_sentence(name))
         return out
+
+    def _group_sentence(self, name: str) -> str:
+        win = self.group(name)
+        win = win[(win["measure"] == WIN) & (win["cell"] > 0)]
+        n_labels = win["label"].nunique()
+        moved = win[(win["diff_lo"] > 0) | (win["diff_hi"] < 0)]
+        text = (f"Per {name}: {moved['label'].nunique()} of the {n_labels} win rates differ from the first cell's "
+                f"in some cell beyond chance (paired 95% intervals"
+                + (", and about 1 in 20 comparisons would by chance alone)" if len(win) >= 20 else ")"))
+        if len(moved):
+            z = (moved["diff"] / (moved["diff_hi"] - moved["diff_lo"])).abs()       # in standard errors, halved
+            r = moved.loc[z.idxmax()]
+            text += (f"; the clearest: {r['label']} at {self._cell(r)}, {fmt_diff('group', r['diff'])} points "
+                     f"(95% CI {fmt_diff('group', r['diff_lo'])} to {fmt_diff('group', r['diff_hi'])})")
+        return text + "."
 
     def _cell(self, row) -> str:
         return ", ".join(f"{k}={row[k]}" for k in self.keys)
@@ -172,6 +233,10 @@ def sweep(scenario=None, grid: dict | None = None, *, games: int | None = None, 
     if games is not None and target_ci is not None:
         raise ValueError(f"-n {games} with --target-ci {target_ci}: give one of them")
     keys = list(grid)
+    shared = [k for k in keys if plain_key(k) in ("seed", "games")]
+    if shared:
+        raise ValueError(f"sweep: --set {shared[0]}: every cell plays the same games on the same seed (allowed: "
+                         "--seed and -n, shared by every cell)")
     values = [list(grid[k]) for k in keys]
     if any(not v for v in values):
         raise ValueError("sweep: a --set with no values (allowed: key=v1,v2,...)")
@@ -206,7 +271,8 @@ def sweep(scenario=None, grid: dict | None = None, *, games: int | None = None, 
                 lo, hi = fixed_bounds(r["b"], r["b_sd"] ** 2, n) if r["kind"] != "spread" else (np.nan, np.nan)
                 rows.append({"cell": i, **dict(zip(keys, (str(v) for v in combos[i]))), "metric": r["metric"],
                              "kind": r["kind"], "value": r["b"], "value_lo": float(lo), "value_hi": float(hi),
-                             "diff": r["diff"], "diff_lo": r["diff_lo"], "diff_hi": r["diff_hi"], "games": n})
+                             "diff": r["diff"], "diff_lo": r["diff_lo"], "diff_hi": r["diff_hi"], "games": n,
+                             **{k: r[k] for k in ("group", "label", "measure") if k in r}})
         if played.interrupted:
             interrupted = True
             break
@@ -217,5 +283,7 @@ def sweep(scenario=None, grid: dict | None = None, *, games: int | None = None, 
             "seed": base.seed, "cells": len(cells), "games": played_total, "keys": keys, "target_ci": target_ci,
             "interrupted": interrupted, "timing": timing,
             "heading": f"{base.name}: {len(cells)} cells over {', '.join(keys)}, seed {base.seed}, common random "
-                       "numbers across cells"}
+                       "numbers across cells",
+            **notes([(f"cell {i} ({', '.join(f'{k}={v}' for k, v in zip(keys, combo))})", sc)
+                     for i, (combo, sc) in enumerate(zip(combos, cells))])}
     return Sweep(table, keys, meta)
