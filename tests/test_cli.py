@@ -360,7 +360,7 @@ def test_set_of_a_top_level_key_means_what_the_file_key_means(cli, tmp_path):
     three = cli("show", ROOT / "scenarios" / "haunted_tower.toml", "--set", "players=3")
     assert three.exit_code == 0 and "players = 3" in three.output and three.output.count("[[seats]]") == 3
     run = cli("run", "-n", 300, "--threads", 1, "--set", "players=2", "--set", "strategy=collector", "--json")
-    assert run.exit_code == 0 and json.loads(run.output)["meta"]["scenario"]["players"] == 2
+    assert run.exit_code == 0 and json.loads(run.stdout)["meta"]["scenario"]["players"] == 2
     for args, line in [
         (["players=abc"], "error: <default> (--set players): players: must be an integer (got 'abc'; allowed: an "
                           "integer from 2 to 4)"),

@@ -212,7 +212,7 @@ def test_both_set_changes_a_and_b_and_set_changes_b_alone(cli, tmp_path):
     res = cli("compare", "--both-set", "players=3", "--both-set", "strategy=collector", "--set",
               "components.buildings.12.ghost_worth=1", "-n", 500, "--threads", 1, "--json")
     assert res.exit_code == 0, res.output
-    assert json.loads(res.output)["meta"]["b_hash"] == c.meta["b_hash"]
+    assert json.loads(res.stdout)["meta"]["b_hash"] == c.meta["b_hash"]
     res = cli("compare", "--both-set", "players", "--set", "players=2", "-n", 500)
     assert res.exit_code == 2 and res.output.startswith("error: --both-set 'players': not KEY=VALUE"), res.output
 
