@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
 from .results import text_table
@@ -175,17 +176,29 @@ class TournamentPlots:
         fig.tight_layout()
         return fig
 
+    def centre(self) -> float:
+        """The matrix colours' neutral value: a competitive game's fair share of wins, 1 / players (33% at three
+        players, not 50%); a co-operative game's mean team win rate over the pairings."""
+        if self.t.cooperative:
+            mean = float(np.nanmean(self.t.matrix.to_numpy(dtype=float)))
+            return min(max(mean, 1e-3), 1 - 1e-3)
+        return 1.0 / self.t.meta["players"]
+
     def matrix(self) -> Figure:
         m = self.t.matrix
         fig = Figure(figsize=(1.5 + 1.1 * len(m), 1.2 + 0.9 * len(m)))
         ax = fig.add_subplot()
-        im = ax.imshow(m.to_numpy(dtype=float), cmap="RdYlGn", vmin=0, vmax=1)
+        values = m.to_numpy(dtype=float)
+        centre = self.centre()
+        im = ax.imshow(values, cmap="RdYlGn", norm=TwoSlopeNorm(vcenter=centre, vmin=0.0, vmax=1.0))
         ax.set_xticks(range(len(m)), list(m.columns), rotation=30, ha="right")
         ax.set_yticks(range(len(m)), list(m.index))
         for (i, j), x in np.ndenumerate(m.to_numpy(dtype=float)):
             if x == x:
                 ax.text(j, i, f"{100 * x:.0f}%", ha="center", va="center", fontsize=9)
-        fig.colorbar(im, ax=ax, label="team win rate" if self.t.cooperative else "row's win share")
+        fig.colorbar(im, ax=ax, label=(f"team win rate (yellow: the mean team's, {100 * centre:.0f}%)"
+                                       if self.t.cooperative else
+                                       f"row's win share (yellow: the fair share, {100 * centre:.0f}%)"))
         ax.set_title("Team win rate by pairing" if self.t.cooperative else "Win matrix")
         fig.tight_layout()
         return fig
