@@ -293,7 +293,10 @@ def replay_args(scenario: Scenario) -> str | None:
             {k: v for k, v in b.to_dict().items() if k not in ("games", "seed")}
     if same(plain, scenario):
         return args
-    if plain.players != scenario.players and same(load_scenario(
-            source or None, players=scenario.players, **({} if source else {"game": scenario.game})), scenario):
-        return f"{args} --players {scenario.players}".strip()
-    return None
+    if plain.players == scenario.players:
+        return None
+    try:        # a file that lists its seats takes no other number of players
+        other = load_scenario(source or None, players=scenario.players, **({} if source else {"game": scenario.game}))
+    except ScenarioError:
+        return None
+    return f"{args} --players {scenario.players}".strip() if same(other, scenario) else None
