@@ -406,7 +406,8 @@ def games():
     from .games import registry
 
     for spec in registry().values():
-        click.echo(f"{spec.name}: {spec.title}, {spec.min_players}-{spec.max_players} players")
+        lo, hi = spec.min_players, spec.max_players
+        click.echo(f"{spec.name}: {spec.title}, {lo if lo == hi else f'{lo}-{hi}'} players")
         click.echo("  strategies:")
         for st in spec.strategies.values():
             click.echo(f"    {st.name}: {st.doc}")

@@ -147,6 +147,24 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
             click.echo(f"report: {index}")
 
 
+@click.command("affected")
+@click.argument("scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--changed", "changed_file", type=click.File("r"), default="-",
+              help="A file listing the changed paths, one a line, as `git diff --name-only BASE HEAD` prints them "
+                   "(default: standard input).")
+def affected(scenarios, changed_file):
+    """List the SCENARIOS a change touches, one a line: each whose file, whose `extends` chain (at any depth) or
+    whose loaded files (a map) include a changed path, and each that does not load (`balance check` then says why).
+
+    \b
+    git diff --name-only BASE HEAD | balance affected scenarios/*.toml"""
+    from .affected import affected as touched
+    changed = [line.rstrip("\r\n") for line in changed_file]
+    for path in touched(scenarios, [c for c in changed if c]):
+        click.echo(path)
+
+
 def register(group: click.Group) -> None:
     group.add_command(check)
     group.add_command(tournament)
+    group.add_command(affected)

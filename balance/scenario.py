@@ -223,6 +223,12 @@ def _read_toml(path: Path, label: str) -> dict:
         raise ScenarioError(label, f"TOML syntax error: {exc}") from None
 
 
+def extends_chain(path: str | Path) -> list[Path]:
+    """Scenario file ``path`` and every file its ``extends`` chain reads, base first, as :func:`load_scenario` reads
+    them (the same errors for a missing base or a cycle)."""
+    return [Path(label) for label, _ in _read_chain(Path(path), str(path), [])]
+
+
 def _read_chain(path: Path, label: str, seen: list[Path]) -> list[tuple[str, dict]]:
     """The file and every file it extends, base first, as (label, raw table) pairs."""
     raw = _read_toml(path, label)

@@ -209,6 +209,16 @@ def test_games_lists_every_rule_option_and_component_key_with_its_default(cli):
     assert '    gate_opens = "all_revealed"  ' in "\n".join(lines)
 
 
+def test_games_gives_each_game_its_player_count_as_a_designer_would_write_it(cli):
+    from balance.games import registry
+    lines = cli("games").output.splitlines()
+    for spec in registry().values():
+        lo, hi = spec.min_players, spec.max_players
+        count = f"{lo} players" if lo == hi else f"{lo}-{hi} players"
+        assert f"{spec.name}: {spec.title}, {count}" in lines, spec.name
+    assert "climbing_tower: Climbing Tower, 2 players" in lines and "spooky_tower: Spooky Tower, 2-4 players" in lines
+
+
 def test_replay_text_narrates_one_game(cli):
     res = cli("replay", SCENARIO, "--seed", 3)
     assert res.exit_code == 0, res.output

@@ -172,3 +172,13 @@ def test_results_round_trip_through_save_and_load(results, tmp_path):
 
 def test_victory_kinds_are_the_haunted_towers(results):
     assert results.victories.kind.tolist() == list(E.VICTORY_NAMES)
+
+
+def test_a_lineup_of_another_size_than_the_files_seats_plays_and_names_no_wrong_replay():
+    """The file lists four seats: a run with three players and three seats given plays, and its games worth
+    watching do not claim that `--players 3` on the file replays them (the file alone refuses three players)."""
+    seats = [{"name": "monster_hunter"}, {"name": "cautious_looter"}, {"name": "specter_rusher"}]
+    r = balance.simulate(SCENARIO, players=3, seats=seats, games=300, seed=2, progress=False)
+    assert r.seats.games.tolist() == [300] * 3
+    assert r.meta["replay_args"] is None
+    assert not any("--players" in line for line in r.watch_lines())

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from balance.games import get_game
+from balance.games import get_game, registry
 from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules, rulebook_buildings
 from balance.scenario import Scenario, ScenarioError, Seat, load_scenario
 
@@ -56,6 +56,16 @@ def test_rulebook_file_differs_from_the_default_only_in_value_1():
         d.pop("name")
     assert a == b
     assert rulebook.name != default.name
+
+
+def test_rulebook_file_names_only_what_it_changes_and_the_merge_keeps_the_rest():
+    """scenarios/README.md: the card lists merge item by item under `extends`, so the rulebook file gives value 1's
+    Photos alone; the test above checks that this loads as the full list with only value 1 changed."""
+    raw = tomllib.loads(RULEBOOK_FILE.read_text())
+    assert raw["components"] == {"buildings": [{"value": 1, "photos": [["grimoire", "ghost"]] + [["grimoire"]] * 4}]}
+    one = load_scenario(RULEBOOK_FILE).components.buildings[0]
+    default_one = load_scenario(DEFAULT_FILE).components.buildings[0]
+    assert (one.bonus, one.ghost_worth) == (default_one.bonus, default_one.ghost_worth)
 
 
 def test_default_source_is_the_games_embedded_default():
@@ -110,6 +120,41 @@ def test_extends_chain_merges_tables_key_by_key_and_replaces_lists(tmp_path):
     assert (s.rules.flip_scope, s.rules.extra_turns) == ("building", "stack")
     assert s.components.ghost_pets == 4
     assert s.components.clock_dial == ["reroll"]
+
+
+# One change to one item of each keyed list of each game, by a file that extends the game's shipped scenario:
+# (list, the item's key, setting, value). A list value inside an item (photos) replaces the item's list whole.
+ONE_CHANGE = {
+    "spooky_tower": [("components.buildings", 12, "ghost_worth", 1),
+                     ("components.buildings", 12, "photos", [["ghost"], ["clue"]])],
+    "haunted_tower": [("components.heroes", "fighter", "hp", 9), ("components.monsters", "skeleton", "hp", 2),
+                      ("components.items", "potion_of_healing", "heal", 2)],
+    "climbing_tower": [("components.cards", "red_3", "swords", 1), ("components.tower", "001", "skill", "free_play"),
+                       ("components.boss", "A", "hp", 5)],
+}
+
+
+@pytest.mark.parametrize("game", sorted(registry()))
+def test_extends_changes_one_item_of_a_card_list_and_keeps_every_other(tmp_path, game):
+    """docs/scenarios.md and scenarios/README.md: under `extends`, card lists merge item by item by their key."""
+    spec = get_game(game)
+    assert {path for path, *_ in ONE_CHANGE[game]} == set(spec.list_keys), "every keyed list of the game"
+    shipped = SCENARIOS / f"{game}.toml"
+    for path, item, setting, value in ONE_CHANGE[game]:
+        key = spec.list_keys[path]
+        text = (f'extends = "{shipped.as_posix()}"\nname = "one"\n[[{path}]]\n{key} = {_toml(item)}\n'
+                f"{setting} = {_toml(value)}\n")
+        got = load_scenario(write(tmp_path, "one.toml", text)).to_dict()
+        want = load_scenario(shipped).to_dict() | {"name": "one"}
+        section, name = path.split(".")
+        changed = [x for x in want[section][name] if x[key] == item]
+        assert len(changed) == 1 and changed[0][setting] != value, (path, item)
+        changed[0][setting] = value
+        assert got == want, (path, item, setting)
+
+
+def _toml(value) -> str:
+    return repr(value).replace("'", '"')
 
 
 def test_extends_strategy_and_seats_replace_each_other_whole(tmp_path):

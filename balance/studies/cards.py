@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..stats.extremes import pick_extreme, widen
 from .paired import STUDY_CHUNK, pair_rows, play_paired
-from .study import Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_value, is_rate, notes
+from .study import Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_value, is_rate, new_figure, notes
 
 CAUSAL_NOTE = ("Causal: each card's effect was emptied and the same games replayed on common random numbers, so "
                "a change is what the card does (unlike the association lifts of `balance run`).")
@@ -120,11 +120,10 @@ class _CardPlots:
 
     def cards(self, metrics=None):
         """Per card, the change in each metric when its effect is removed, with 95% error bars (rates in points)."""
-        import matplotlib.pyplot as plt
         metrics = metrics or self.v.metrics
         names = list(dict.fromkeys(self.v.table["card"]))
-        fig, axes = plt.subplots(1, len(metrics), figsize=(3.8 * len(metrics), 0.3 * len(names) + 1.8),
-                                 squeeze=False, sharey=True)
+        fig = new_figure(figsize=(3.8 * len(metrics), 0.3 * len(names) + 1.8))
+        axes = fig.subplots(1, len(metrics), squeeze=False, sharey=True)
         y = np.arange(len(names))
         for ax, m in zip(axes[0], metrics):
             t = self.v.table[self.v.table["metric"] == m].set_index("card").reindex(names)

@@ -12,7 +12,8 @@ from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import DEFAULT_ALPHA, SequentialTest, parse_question
 from .groups import WIN
 from .study import (GROUP_KINDS, MANY_LABELS, Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_gain,
-                    fmt_value, group_names, group_rows, is_rate, notes, plain_key)
+                    fmt_value, group_names, group_rows, is_rate, new_figure, notes,
+                    plain_key)
 
 
 class Comparison(Study):
@@ -162,10 +163,10 @@ class _ComparePlots:
 
     def differences(self):
         """B - A for every rate metric in points, with its 95% interval as an error bar."""
-        import matplotlib.pyplot as plt
         df = self.c.core[self.c.core["kind"].isin(["seat", "team", "victory", "spread"])]
         df = df[(df["a"] > 0) | (df["b"] > 0)]          # no empty categories
-        fig, ax = plt.subplots(figsize=(7, 0.45 * len(df) + 1.5))
+        fig = new_figure(figsize=(7, 0.45 * len(df) + 1.5))
+        ax = fig.subplots()
         y = np.arange(len(df))
         d = 100 * df["diff"].to_numpy()
         err = 100 * np.vstack([df["diff"] - df["diff_lo"], df["diff_hi"] - df["diff"]])

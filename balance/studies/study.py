@@ -63,6 +63,16 @@ def describe_metric(metric: str, kind: str) -> str:
     return f"{metric[:metric.find('[')]} per game of {inner}"
 
 
+def new_figure(**kw):
+    """A matplotlib Figure of its own (Agg), not pyplot's: a plot method returns it, and a notebook shows it once
+    (the inline backend also shows every pyplot figure a cell leaves open), and none is left open in a loop."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    fig = Figure(**kw)
+    FigureCanvasAgg(fig)
+    return fig
+
+
 def as_scenario(scenario, **overrides) -> Scenario:
     """A Scenario from a Scenario, a TOML path, a dict or None (the embedded default), with keyword overrides
     (``games``, ``seed``, ``players`` and dotted ``--set`` keys); None values are left out."""
@@ -169,7 +179,6 @@ class Study:
     def write_report(self, out_dir: str | os.PathLike) -> Path:
         """index.html, summary.md, the figures as PNG and the tables as CSV, written atomically (like
         ``balance report``): a temporary folder beside ``out_dir`` moved into place only when complete."""
-        import matplotlib.pyplot as plt
         out_dir = Path(out_dir)
         tables = [{"title": t, "columns": [str(c) for c in df.columns],
                    "rows": [[str(v) for v in r] for r in df.itertuples(index=False)]}
@@ -185,7 +194,6 @@ class Study:
             for name, draw in self.figures().items():
                 fig = draw()
                 fig.savefig(tmp / f"{name}.png", dpi=100)
-                plt.close(fig)
                 data = base64.b64encode((tmp / f"{name}.png").read_bytes()).decode("ascii")
                 figures.append({"name": name, "title": name.replace("_", " ").capitalize(), "data": data})
             for name, df in self.frames().items():

@@ -12,7 +12,7 @@ from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import fixed_bounds
 from .groups import WIN
 from .study import (MANY_LABELS, Study, as_scenario, dotted, fmt_diff, fmt_value, group_names, group_rows, is_rate,
-                    notes, plain_key)
+                    new_figure, notes, plain_key)
 
 MAX_CELLS = 400
 
@@ -171,10 +171,10 @@ class _SweepPlots:
     def lines(self, metrics=None):
         """Each metric against the first key's values (one line per combination of the other keys), with 95%
         error bars; rates in %."""
-        import matplotlib.pyplot as plt
         metrics = metrics or self.s.primary
         keys = self.s.keys
-        fig, axes = plt.subplots(1, len(metrics), figsize=(5 * len(metrics), 3.6), squeeze=False)
+        fig = new_figure(figsize=(5 * len(metrics), 3.6))
+        axes = fig.subplots(1, len(metrics), squeeze=False)
         for ax, metric in zip(axes[0], metrics):
             t = self.s.table[self.s.table["metric"] == metric]
             scale = 100 if is_rate(t["kind"].iloc[0]) else 1
@@ -196,13 +196,13 @@ class _SweepPlots:
 
     def heatmap(self, metric=None):
         """One metric over the two keys' values (rates in %)."""
-        import matplotlib.pyplot as plt
         metric = metric or self.s.primary[0]
         k1, k2 = self.s.keys[:2]
         t = self.s.table[self.s.table["metric"] == metric]
         scale = 100 if is_rate(t["kind"].iloc[0]) else 1
         grid = t.pivot_table(index=k1, columns=k2, values="value", sort=False) * scale
-        fig, ax = plt.subplots(figsize=(1.2 * grid.shape[1] + 3, 0.8 * grid.shape[0] + 2))
+        fig = new_figure(figsize=(1.2 * grid.shape[1] + 3, 0.8 * grid.shape[0] + 2))
+        ax = fig.subplots()
         im = ax.imshow(grid.to_numpy(), cmap="viridis", aspect="auto")
         ax.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns])
         ax.set_yticks(range(grid.shape[0]), [str(i) for i in grid.index])
