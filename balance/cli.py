@@ -176,13 +176,12 @@ def run_options(f):
 def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, chunk_size, target_ci, max_games,
               sets=(), keep_games=0, checkpoint=None, resume=None, contrasts=True, executor="local", scheduler=None,
               workers=None):
-    from .runner import CheckpointError, RunOptions, run
-    from .scenario import ScenarioError
-
     if games is not None and target_ci is not None:
         _fail(f"-n/--games {games} with --target-ci {target_ci}: give one of them (allowed: -n for a fixed number "
               "of games, or --target-ci, with --max-games as its limit)")
     sc = _load_run(scenario, sets, players, strategy, seat_rotation, games=games, seed=seed)
+    from .runner import CheckpointError, RunOptions, run      # after the scenario: a bad one fails before Numba loads
+    from .scenario import ScenarioError
     with dask_client(executor, scheduler, workers) as client:
         try:
             return run(sc, RunOptions(threads=threads, chunk_size=chunk_size, keep_games=keep_games,
@@ -264,9 +263,8 @@ def main():
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 def run(scenario, out_dir, as_json, **kw):
     """Play a scenario's games and print seat win rates, victory kinds, lengths and card values."""
-    from .results import Results
-
     if out_dir:
+        from .results import Results
         _check_out(out_dir, Results.FILES)
     results = _simulate(scenario, **kw)
     if as_json:
@@ -300,9 +298,8 @@ def run(scenario, out_dir, as_json, **kw):
                    "the same games) and add the causal card values to the report.")
 def report(scenario, out_dir, with_cards, **kw):
     """Play a scenario and write an HTML report, a Markdown summary and PNG plots."""
-    from .report import files_for, write_report
-
     sc = _load(scenario, kw.get("sets"))
+    from .report import files_for, write_report
     if out_dir is None:
         out_dir = Path("reports") / folder_name(sc.name)
     _check_out(out_dir, files_for(sc))

@@ -77,3 +77,42 @@ def test_help_imports_nothing_heavy():
 
 def test_a_usage_error_imports_nothing_heavy():
     assert _heavy_after("run", "--threads", "0") == []
+
+
+LIGHT = ("numpy", "pydantic")       # what loading and checking a scenario may import: never Numba, pandas, scipy
+BAD_SETTING = {
+    "spooky_tower": ('game = "spooky_tower"\n[rules]\nflip_scope = "tower"\n', "rules.flip_scope"),
+    "spooky_tower components": ('game = "spooky_tower"\n[components]\npark_requirements = [' + "3, " * 21 + "3]\n",
+                                "components.park_requirements"),
+    "haunted_tower": ('game = "haunted_tower"\nplayers = 9\n', "players"),
+    "haunted_tower map": ('game = "haunted_tower"\n[components]\nmap = "nowhere.txt"\n', "nowhere.txt"),
+    "climbing_tower": ('game = "climbing_tower"\n[rules]\nsupply = "medium"\n', "rules.supply"),
+}
+
+
+def _error_after(*args: str) -> tuple[list[str], str]:
+    """What heavy modules a command failing on its input imported, and its one-line error."""
+    done = _run(MODULES_AFTER.format(args=list(args), heavy=HEAVY))
+    lines = done.stderr.splitlines()
+    heavy = [x for x in lines if x.startswith("HEAVY ")]
+    assert heavy, done.stderr
+    return eval(heavy[0][6:]), "\n".join(x for x in lines if not x.startswith("HEAVY "))
+
+
+def test_a_bad_scenario_file_fails_without_numba_or_pandas(tmp_path):
+    """Loading and checking a scenario (every game's models and cross-checks) needs neither the kernels nor the
+    statistics: a bad setting of any game, or a missing file, is reported before Numba, pandas or scipy load."""
+    for what, (text, named) in BAD_SETTING.items():
+        path = tmp_path / f"{what.replace(' ', '_')}.toml"
+        path.write_text(text)
+        for command in ("run", "show", "report"):
+            heavy, error = _error_after(command, str(path))
+            assert error.startswith("error: ") and named in error and "\n" not in error, (what, command, error)
+            assert set(heavy) <= set(LIGHT), (what, command, heavy)
+    heavy, error = _error_after("run", str(tmp_path / "missing.toml"))
+    assert "missing.toml" in error and set(heavy) <= set(LIGHT), (error, heavy)
+
+
+def test_show_of_a_good_scenario_imports_no_kernel():
+    for game in ("spooky_tower", "haunted_tower", "climbing_tower"):
+        assert set(_heavy_after("show", f"scenarios/{game}.toml")) <= set(LIGHT), game

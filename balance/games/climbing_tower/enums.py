@@ -68,6 +68,11 @@ LOST_BELOW = 2              # the round limit, no pawn on the BOSS floor
 LOST_AT_BOSS = 3            # the round limit, a pawn on the BOSS floor but the BOSS standing
 VICTORY_NAMES = ("unfinished", "boss_defeated", "round_limit_below_boss", "round_limit_at_boss")
 
+# --- What a game reports (layout's per-player FINAL and per-card counters, in order) -------------------------------
+FINAL_NAMES = ("floor", "swords", "skeletons", "boss_hits", "climbed", "cards_played", "redraws", "offers",
+               "passes", "blocked")
+CARD_COUNTER_NAMES = ("bought", "removed", "dealt", "played", "in_deck_end")
+
 # --- Trace events: (kind, player, a, b, c) ---------------------------------------------------------------------------
 EV_TOWER = 1        # -1, position (0 bottom), tower card index (-1 BOSS), BOSS side
 EV_ROUND = 2        # start player, round, deck size, gold carried (always 0)

@@ -16,6 +16,7 @@ import numpy as np
 from ..._jit import rules_jit_flat
 from ...rng import STREAM_WORDS
 from .components import MAX_CARDS, MAX_FLOORS, MAX_TOWER_CARDS, TOKENS  # noqa: F401  (TOKENS for importers)
+from .enums import CARD_COUNTER_NAMES, FINAL_NAMES  # in enums: the game's spec names them without Numba
 
 MAX_POS = 7                       # tower cards under the BOSS (at most 6) + the BOSS card
 MAX_SLOTS = MAX_POS * MAX_FLOORS
@@ -144,13 +145,10 @@ OWNED = _region(MAX_CARDS)         # the common deck's cards in ascending ids, S
 PILES = _region(3 * MAX_CARDS)     # supply piles 0, 1, 2
 
 # --- per-game counters (the outcome arrays) -------------------------------------------------------------------------
-FINAL_NAMES = ("floor", "swords", "skeletons", "boss_hits", "climbed", "cards_played", "redraws", "offers",
-               "passes", "blocked")
 FN_FLOOR, FN_SWORDS, FN_SKELETONS, FN_BOSS_HITS, FN_CLIMBED, FN_PLAYED, FN_REDRAWS, FN_OFFERS, FN_PASSES, \
     FN_BLOCKED = range(len(FINAL_NAMES))
 N_FINAL = len(FINAL_NAMES)
 FINAL = _region(2 * N_FINAL)
-CARD_COUNTER_NAMES = ("bought", "removed", "dealt", "played", "in_deck_end")
 CC_BOUGHT, CC_REMOVED, CC_DEALT, CC_PLAYED, CC_IN_DECK_END = range(len(CARD_COUNTER_NAMES))
 N_CC = len(CARD_COUNTER_NAMES)
 CCNT = _region(MAX_CARDS * N_CC)

@@ -108,6 +108,13 @@ WIN_SPECTER = 1          # the Specter of Sir Jameson was killed
 WIN_ALL_OUT = 2          # every hero is out of the game
 VICTORY_NAMES = ("unfinished", "specter", "all_out")
 
+# --- What a game reports (the names of layout's FINAL_FIELDS, in order, and of its per-monster counters) -----------
+FINAL_NAMES = ("points", "standups", "blue_chits", "purple_chits", "bane_kills", "specter_hits", "specter_kill",
+               "kills", "deaths", "out", "drains", "encounters", "runs", "trade_ins", "items", "damage_dealt",
+               "damage_taken", "pts_standups", "pts_chits", "pts_bane", "pts_specter_hits", "pts_specter_kill")
+SCORE_LINES = FINAL_NAMES[-5:]
+MONSTER_COUNTER_NAMES = ("encounters", "kills", "runs", "deaths")
+
 # --- Decisions (strategies.py), also the code an illegal answer is reported with ------------------------------------
 DEC_PLACE_BLUE = 1
 DEC_PLACE_PURPLE = 2

@@ -183,7 +183,7 @@ MC_KILLS = 1             # ... won
 MC_RUNS = 2              # ... escaped
 MC_HERO_DEATHS = 3       # ... in which the hero died
 N_MC = 4
-MONSTER_COUNTER_NAMES = ("encounters", "kills", "runs", "deaths")
+MONSTER_COUNTER_NAMES = E.MONSTER_COUNTER_NAMES     # in enums: the game's spec names them without Numba
 IC_TAKEN = 0             # times picked up
 IC_HELD_END = 1          # carried at the end of the game
 N_IC = 2
@@ -492,8 +492,6 @@ def next_step(d, g, t, a, b):
 FINAL_FIELDS = (HS_POINTS, HS_STANDUPS, HS_BLUE, HS_PURPLE, HS_BANE_KILLS, HS_SPECTER_HIT, HS_SPECTER_KILL, HS_KILLS,
                 HS_DEATHS, HS_OUT, HS_DRAINS, HS_ENCOUNTERS, HS_RUNS, HS_TRADE_INS, HS_N_ITEMS, HS_DAMAGE_DEALT,
                 HS_DAMAGE_TAKEN, HS_PTS_STANDUPS, HS_PTS_CHITS, HS_PTS_BANE, HS_PTS_SPECTER_HIT, HS_PTS_SPECTER_KILL)
-FINAL_NAMES = ("points", "standups", "blue_chits", "purple_chits", "bane_kills", "specter_hits", "specter_kill",
-               "kills", "deaths", "out", "drains", "encounters", "runs", "trade_ins", "items", "damage_dealt",
-               "damage_taken", "pts_standups", "pts_chits", "pts_bane", "pts_specter_hits", "pts_specter_kill")
-SCORE_LINES = FINAL_NAMES[-5:]
+FINAL_NAMES = E.FINAL_NAMES         # in enums: the game's spec names them without Numba
+SCORE_LINES = E.SCORE_LINES
 N_FINAL = len(FINAL_FIELDS)
