@@ -15,7 +15,8 @@ from .notice import compile_notice, notice_mode
 from .outputs import OutputDirError, check_output_dir
 
 # The command line imports numpy, pandas, Numba and the scenario model only inside the commands that need them, so
-# that `balance --help` and a usage error answer at once (tests/test_entry.py holds it to that).
+# that `balance --help` and a usage error answer at once, and a command loads its scenario (numpy and pydantic only)
+# before the runner, pandas or Numba, so that a bad scenario does too (tests/test_entry.py holds it to that).
 
 SCENARIO_HELP = "Scenario TOML file; omit it for the embedded default (Spooky Tower, public card list)."
 

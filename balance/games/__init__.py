@@ -3,6 +3,10 @@
 A game is a folder ``balance/games/<name>/`` with the same modules in each (``enums``, ``components``, ``kernel``,
 ``strategies``, ``reference``, ``narrate``) and a :class:`GameSpec` in its ``__init__`` that tells the shared layers
 what it produces: outcome columns, per-seat counters, per-value counters and the strategies it offers.
+
+Loading a scenario imports the game's ``__init__``, ``enums``, ``components`` (and The Haunted Tower's ``board``)
+only, never Numba: what a spec or a component check reads is in ``enums`` (or ``components``), and the spec's functions that play import the kernel
+modules (``layout``, ``arrays``, ``kernel``, ``kernel_common``) inside their bodies (``tests/test_entry.py``).
 """
 from __future__ import annotations
 
