@@ -165,8 +165,10 @@ def hero_attacks_nb(s, g, p, c, m, weapon):
 @rules_jit
 def back_up_nb(s, g, d, p):
     """Running from the Specter: the hero backs up two squares along the path it came by this turn, or fewer when
-    the path is shorter or those squares are taken (The Specter of Sir Jameson). The path (this turn's move, from
-    SC_PATH_FROM to where the hero stands, under this turn's climbing table) is recorded here, when first read."""
+    the path is shorter or those squares are taken (The Specter of Sir Jameson); none when it did not move this turn
+    or both squares are taken, and then the `back` event names the square it stays on. The path (this turn's move,
+    from SC_PATH_FROM to where the hero stands, under this turn's climbing table) is recorded here, when first
+    read."""
     if s[SC + SC_PATH_N] == 0 and s[SC + SC_PATH_FROM] >= 0:
         record_path_nb(s, g, d, s[SC + SC_CLIMB], s[SC + SC_PATH_FROM], s[hs_at(p, HS_SQ)])
     n = s[SC + SC_PATH_N]
@@ -177,6 +179,7 @@ def back_up_nb(s, g, d, p):
                 place_hero_nb(s, p, q)
                 emit_nb(s, E.EV_BACK, p, q, 0, 0)
                 return
+    emit_nb(s, E.EV_BACK, p, s[hs_at(p, HS_SQ)], 0, 0)
 
 
 @rules_jit

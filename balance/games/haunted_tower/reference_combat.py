@@ -150,7 +150,8 @@ class Combat:
         return True
 
     def back_up(self, h) -> None:
-        """The Specter: back up two squares along this turn's path (fewer if it is shorter or they are taken)."""
+        """The Specter: back up two squares along this turn's path (fewer if it is shorter or they are taken; none
+        when it did not move or both are taken). The `back` event names the square the hero ends on either way."""
         path = self.path
         k = min(2, len(path) - 1)
         while k > 0 and not self.free(path[-1 - k]):
