@@ -3,9 +3,10 @@
 A rule test lays out a kernel table by hand (``haunted_table.Table``); :func:`mirror` sets up a reference-engine
 game (``reference.Table``) in that position: every chit where the kernel's lies (face up or down, carried, kept,
 uses left), every hero on its square with its hit points, "-1" chits, deaths, hold, items, kept chits and tallies,
-the turn and round counts, every seat playing the scripted strategy. :func:`both_turns` then plays one hero turn
-with the same scripted dice and decisions in both and returns both event lists, so that a test states a rule once
-and checks it against both engines (the reference is written from the rulebook, not from the kernel).
+the turn and round counts, every seat playing the scripted strategy. :func:`both_play` (:func:`both_turns`,
+:func:`both_fights`) then plays hero turns (one fight) with the same scripted dice and decisions in both and returns
+both event lists, so that a test states a rule once and checks it against both engines (the reference is written
+from the rulebook, not from the kernel).
 """
 from __future__ import annotations
 
@@ -64,14 +65,34 @@ def play(r: ReferenceTable, step) -> list[tuple[int, ...]]:
     return [tuple(int(x) for x in e) for e in r.events[first:]]
 
 
-def both_turns(t, p=0, dice=(), choices=()):
-    """One hero turn of seat p with these dice and decisions, in the kernel (``t.turn``) and in the reference game
-    mirrored from the same position; (kernel events, reference events, the reference table). The reference's
-    scripts must be used up exactly, as the kernel's are."""
+def both_play(t, turns):
+    """Hero turns ``[(seat, dice, choices), ...]`` one after the other, in the kernel (``t.turn``) and in the
+    reference game mirrored from the position before the first; (kernel events by turn, reference events by turn, the
+    reference table). The reference's scripts must be used up exactly, as the kernel's are."""
+    dice = [x for _p, ds, _cs in turns for x in ds]
+    choices = [x for _p, _ds, cs in turns for x in cs]
     r = mirror(t, dice, choices)
-    kernel = t.turn(p, dice=dice, choices=choices)
-    reference = play(r, lambda: r.turn(r.heroes[p]))
+    kernel = [t.turn(p, dice=ds, choices=cs) for p, ds, cs in turns]
+    reference = [play(r, lambda p=p: r.turn(r.heroes[p])) for p, _ds, _cs in turns]
     assert not r.dice_script, f"{len(r.dice_script)} scripted dice left over in the reference"
     assert r.dice_stream.counter == 0, "the reference rolled unscripted dice"
+    assert r.choice_i == len(choices), f"reference used {r.choice_i} of {len(choices)} scripted decisions"
+    return kernel, reference, r
+
+
+def both_turns(t, p=0, dice=(), choices=()):
+    """One hero turn of seat p in both engines (``both_play``); (kernel events, reference events, reference
+    table)."""
+    kernel, reference, r = both_play(t, [(p, dice, choices)])
+    return kernel[0], reference[0], r
+
+
+def both_fights(t, p, c, dice=(), choices=()):
+    """One encounter of hero p with the monster on chit c (``t.fight``), in the kernel and in the mirrored reference
+    game; (kernel events, reference events, the reference table)."""
+    r = mirror(t, dice, choices)
+    kernel = t.fight(p, c, dice=dice, choices=choices)
+    reference = play(r, lambda: r.fight(r.heroes[p], r.chits[c]))
+    assert not r.dice_script and r.dice_stream.counter == 0, "reference dice left over, or unscripted dice rolled"
     assert r.choice_i == len(choices), f"reference used {r.choice_i} of {len(choices)} scripted decisions"
     return kernel, reference, r

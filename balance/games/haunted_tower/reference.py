@@ -632,7 +632,7 @@ class Table(Combat, View):
         purple = len(h.items) + len(h.kept) - blue
         return [sum(h.score), h.standups, blue, purple, h.bane_kills, h.specter_hits, h.specter_kill, h.kills,
                 h.deaths, int(h.out), h.drains, h.encounters, h.runs, h.trade_ins, len(h.items), h.damage_dealt,
-                h.damage_taken, *h.score]
+                h.damage_taken, *h.score, h.fight_cap]
 
     def result(self) -> ReferenceGame:
         return ReferenceGame(

@@ -40,6 +40,7 @@ class Fight:
     drained: bool = False        # it already gave a "-1" chit in this encounter
     slowed: bool = False         # the hero's next attack roll is at -2 (carrion crawler)
     over: bool = False
+    hurt: bool = False           # an attack of this combat round could hurt its target
 
 
 class Combat:
@@ -47,7 +48,9 @@ class Combat:
 
     def fight(self, h, ch) -> None:
         """The monster and the hero take turns, initiative rolled every round, until one dies or the hero runs
-        away (or the robber fly goes away)."""
+        away (or the robber fly goes away). A fight in which neither side can hurt the other may never end: after
+        100 combat rounds in a row in which no attack could hurt its target, the game ends there, unfinished (the
+        fight cap, a simulation limit like the turn cap)."""
         m = self.monsters[ch.index]
         f = Fight(ch, m, m.hp)
         self.battle = f
@@ -56,13 +59,15 @@ class Combat:
         self.emit(E.EV_FIGHT, h.seat, ch.id, ch.index)
         self.mcnt[h.seat, ch.index, L.MC_ENCOUNTERS] += 1
         try:
-            rounds = 0
+            quiet = 0                            # rounds in a row in which nobody could be hurt
             while not f.over:
-                if rounds == L.MAX_FIGHT_ROUNDS:     # a simulation limit, like the turn cap
+                if quiet == L.FIGHT_CAP_ROUNDS:
                     self.emit(E.EV_CAP, -1, self.turn_no, 1)
+                    h.fight_cap = 1
                     raise GameEnds(E.WIN_NONE)
-                rounds += 1
+                f.hurt = False
                 self.combat_round(h, f)
+                quiet = 0 if f.hurt else quiet + 1
         finally:
             self.battle = None
             if ch.loc == E.LOC_FIGHT:        # the Specter stays where it was, face up
@@ -197,6 +202,8 @@ class Combat:
         if f.slowed:
             total -= SLOWED_PENALTY
             f.slowed = False
+        if total - roll + 6 >= m.ac and self.may_harm(h, item, m):
+            f.hurt = True                   # a 6 would have hurt it
         hit = total >= m.ac
         self.emit(E.EV_ATTACK, h.seat, roll, total, int(hit))
         if hit:
@@ -252,9 +259,12 @@ class Combat:
         """1d6 + the monster's attack number of at least the hero's armour class hits: damage, an energy drain,
         the robber fly's theft or the rust monster's meal."""
         m = f.monster
+        ac = self.armour_class(h, m)
+        if 6 + m.attack >= ac and m.damage != "rust":
+            f.hurt = True                   # a 6 would have hurt the hero (or taken an item)
         roll = self.die(6)
         total = roll + m.attack
-        hit = total >= self.armour_class(h, m)
+        hit = total >= ac
         self.emit(E.EV_MONSTER_ATTACK, h.seat, roll, total, int(hit))
         if not hit:
             return
