@@ -1,6 +1,7 @@
 """The Haunted Tower: rules pinned in both engines at once, each from one hand-laid position with scripted dice and
 decisions (``haunted_table.Table`` for the kernel, ``haunted_mirror`` for the same position in the reference engine):
-the fight cap, which only a fight in which neither side can hurt the other reaches.
+the fight cap, which only a fight in which neither side can hurt the other reaches; a ghoul's hold, which ends with
+the hero's death; and the snapshots' fields of an out hero.
 
 Dice of a combat round, in order: the hero's and the monster's initiative 1d6, the first side's die, the other's.
 Combat decisions: 0 run, 1 attack with the hero's own weapon. Heroes by seat: 0 fighter (8 hp, attack 3, AC 7, +1
@@ -8,10 +9,12 @@ damage), 1 dwarf, 2 elf (``haunted_table.TEST_HEROES``).
 """
 from __future__ import annotations
 
+import pytest
+
 from balance.games.haunted_tower import combat as C
 from balance.games.haunted_tower import enums as E
 from balance.games.haunted_tower import layout as L
-from haunted_mirror import both_fights
+from haunted_mirror import both_fights, both_play, mirror
 from haunted_table import Table, kinds, only
 
 OWN = 1
@@ -77,3 +80,65 @@ def test_the_fight_cap_ends_a_fight_in_which_neither_side_can_hurt_the_other_and
     r.finish()
     assert [r.final_counts(h)[L.FINAL_NAMES.index("fight_cap")] for h in r.heroes] == [1, 0, 0]
 
+
+# =====================================================================================================================
+# A ghoul's hold ends with the death
+# =====================================================================================================================
+
+GHOUL_HELD_KILL = [1, 6, 6, 8]     # the ghoul first (1 < 6), hits (6 + 3 >= AC 7), 8 on its 1d10: "held"; 1 hit point
+
+
+def test_a_ghoul_hold_ends_with_the_death_it_came_with_and_the_respawned_hero_moves_on_its_next_turn():
+    """The ruling (docs/rules/haunted_tower.md, Combat 6): the hero re-enters at full strength, the hold is over. A
+    ghoul's hit that holds the hero and kills it: on its next turn the hero rolls and moves (no `held`)."""
+    t = Table()
+    t.set_hp(0, 1)
+    t.place(0, t.sq(*HERO_SQ))
+    c = t.put("ghoul", t.sq(*MONSTER_SQ))
+    outside = int(t.board.outside[0])                       # the first free outside square: where it restarts
+    kernel, reference, r = both_play(t, [(0, [1] + GHOUL_HELD_KILL, [t.sq(*HERO_SQ), 0, 0]),
+                                         (0, [2], [outside])])
+    assert kernel == reference
+    first, second = kernel
+    assert only(first, E.EV_HIT_ROLL, E.EV_WOUND, E.EV_MONSTER_GONE, E.EV_DEATH) == [
+        (E.EV_HIT_ROLL, 0, 8, E.HIT_HELD, 0), (E.EV_WOUND, 0, 1, 0, 0), (E.EV_MONSTER_GONE, 0, c, 0, 0),
+        (E.EV_DEATH, 0, 1, outside, 0)]
+    assert only(second, E.EV_HELD) == [] and only(second, E.EV_MOVE_ROLL) == [(E.EV_MOVE_ROLL, 0, 2, 5, 0)]
+    assert t.hs(0, L.HS_HELD_TURN) == 0 and not r.heroes[0].held
+
+
+def test_a_ghoul_hit_that_puts_the_hero_out_leaves_no_hold_behind():
+    """The second death puts the hero out: no hold is left with it (the snapshots say `held: false`)."""
+    t = Table()
+    t.set_hs(0, L.HS_DEATHS, 1)
+    t.set_hp(0, 1)
+    c = arena(t, "ghoul")
+    kernel, reference, r = both_fights(t, 0, c, dice=GHOUL_HELD_KILL)
+    assert kernel == reference
+    assert kernel[-3:] == [(E.EV_MONSTER_GONE, 0, c, 0, 0), (E.EV_DEATH, 0, 2, -1, 0), (E.EV_OUT, 0, 0, 0, 0)]
+    assert (E.EV_HIT_ROLL, 0, 8, E.HIT_HELD, 0) in kernel
+    assert t.hs(0, L.HS_OUT) == 1 and t.hs(0, L.HS_HELD_TURN) == 0
+    assert r.heroes[0].out and not r.heroes[0].held and not r.snapshot().heroes[0].held
+
+
+# =====================================================================================================================
+# Snapshots: an out hero's points "if the game ended now"
+# =====================================================================================================================
+
+@pytest.mark.parametrize("out_hero_scores", [True, False])
+def test_an_out_heros_snapshot_points_are_what_the_final_score_gives_it(out_hero_scores):
+    """With `out_hero_scores = false` a hero out of the game scores 0 at the end, so its snapshots (the points if the
+    game ended now) show 0 from the turn it went out; with true, its chits and stand-ups."""
+    t = Table(rules={"out_hero_scores": out_hero_scores})
+    t.keep(0, "giant_rat", "skeleton")                      # 2 stand-ups, 2 blue chits: 4 points
+    t.set_hs(0, L.HS_DEATHS, 1)
+    t.set_hp(0, 1)
+    c = arena(t, "ghoul")
+    assert mirror(t).snapshot().heroes[0].points == 4
+    kernel, reference, r = both_fights(t, 0, c, dice=GHOUL_HELD_KILL)
+    assert kernel == reference and r.heroes[0].out
+    points = 4 if out_hero_scores else 0
+    assert r.snapshot().heroes[0].points == points
+    r.finish()
+    t.finish()
+    assert r.final_counts(r.heroes[0])[0] == points == t.hs(0, L.HS_POINTS)

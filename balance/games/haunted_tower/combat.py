@@ -309,9 +309,11 @@ def rust_nb(s, f, p, m):
 @rules_jit
 def hero_dies_nb(s, f, g, p, c, m):
     """Dying: -1 to the attack number (a "-1" chit), back outside at full hit points; the second death puts the hero
-    out of the game. The monster that killed it leaves the board, except the Specter."""
+    out of the game. The monster that killed it leaves the board, except the Specter. A ghoul's hold ends with the
+    death, whichever it is."""
     deaths = s[hs_at(p, HS_DEATHS)] + 1
     s[hs_at(p, HS_DEATHS)] = deaths
+    s[hs_at(p, HS_HELD_TURN)] = 0
     s[mcnt_at(p, m, MC_HERO_DEATHS)] += 1
     if s[mt_at(m, MT_STAYS)] == 0:
         monster_gone_nb(s, g, p, c)
@@ -324,7 +326,6 @@ def hero_dies_nb(s, f, g, p, c, m):
         return HERO_DIED
     s[hs_at(p, HS_DRAINS)] += 1
     s[hs_at(p, HS_HP)] = s[hs_at(p, HS_MAXHP)]
-    s[hs_at(p, HS_HELD_TURN)] = 0
     q = respawn_nb(s, f, g, p)
     if q < 0:
         return STOP

@@ -357,6 +357,7 @@ class Combat:
         if not f.monster.stays:
             self.monster_leaves(h, f.chit)
         h.deaths += 1
+        h.held = False                      # a death ends a ghoul's hold (the first re-enters at full strength)
         self.mcnt[h.seat, f.chit.index, L.MC_HERO_DEATHS] += 1
         if h.deaths >= 2:                   # "dead and out of the game": no "-1" chit to take
             h.out = True
@@ -365,7 +366,6 @@ class Combat:
             self.emit(E.EV_OUT, h.seat)
             return
         h.drains += 1
-        h.held = False                      # it re-enters at full strength: the ghoul's hold is over
         outside = [int(q) for q in self.board.outside if self.hero_on[int(q)] < 0]
         q = self.choose(S.respawn_nb, E.DEC_RESPAWN, outside, h.seat, self.g, h.seat)
         self.move_hero(h, q)
