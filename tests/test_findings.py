@@ -128,3 +128,31 @@ def test_unusable_things_survive_an_old_checkpoint_and_added_tallies():
     assert next(g for g in old.groups if g.name == "card").cannot_use == ()
     old.add(fresh().tallies)
     assert next(g for g in old.groups if g.name == "card").cannot_use == card.cannot_use
+
+
+def test_the_unfinished_finding_says_how_the_unfinished_games_ended():
+    """A game may end unfinished otherwise than at the turn cap (The Haunted Tower's fight cap, where neither side
+    can hurt the other): the finding splits the unfinished games by the game's per-seat end counters
+    (GameSpec.unfinished_ends), and says "the turn cap" alone only when it was the only end."""
+    from balance.stats.aggregate import Tallies
+    from balance.stats.findings import findings
+    r = balance.simulate("scenarios/haunted_tower.toml", games=200, turn_cap=120, progress=False)
+    t = r.tallies
+    unfinished = int(r.victories.set_index("kind").loc["unfinished", "games"])
+    assert unfinished > 2 and set(t.unfinished_ends) == {"fight_cap"}
+
+    def texts():
+        return [f.text for f in findings(r, limit=100) if f.kind in ("unfinished", "length")]
+    assert f"of games reached the turn cap unfinished ({unfinished:,} games;" in texts()[0] + texts()[1]
+    k = t.player_counter_names.index("fight_cap")
+    assert t.seat_final_sum[:, k].sum() == 0
+    t.seat_final_sum[1, k] = 2                  # as if two of them had ended at the fight cap
+    said = " ".join(texts())
+    assert f"of games ended unfinished ({unfinished:,} games;" in said and "reached the turn cap" not in said
+    assert f": {unfinished - 2:,} at the turn cap, 2 at the fight cap (100 combat rounds in a row in which neither " \
+           "side could hurt the other); they have no winner." in said
+    assert f"(the {unfinished:,} unfinished games included: {unfinished - 2:,} at the turn cap, 2 at the fight cap" \
+        in said
+    saved = t.to_dict()
+    assert Tallies.from_dict(saved).unfinished_ends == t.unfinished_ends
+    assert "unfinished_ends" not in balance.simulate(games=100, progress=False).tallies.to_dict()

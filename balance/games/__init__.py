@@ -154,6 +154,10 @@ class GameSpec:
     # key field named here: {"components.buildings": "value"}; every other list is replaced whole
     list_keys: dict[str, str] = field(default_factory=dict)
     summary_counters: tuple[str, ...] = ()        # per-seat final counters the per-seat and per-role tables show
+    unfinished_ends: dict[str, str] = field(default_factory=dict)
+    #   per-seat final counters that mark an unfinished game (victory 0) that ended otherwise than at the turn cap,
+    #   with that end in words: {"fight_cap": "at the fight cap (...)"}. The counter is 1 in one seat of each such
+    #   game, so its sum over seats counts them; the findings tell these ends apart from the turn cap.
     reference: Callable[..., Any] | None = field(default=None, repr=False)
     #   (scenario, seed, game) -> one game played by the plain-Python reference engine (for `balance bench`)
     replay: Callable[..., Any] | None = field(default=None, repr=False)

@@ -50,7 +50,8 @@ _ARRAYS = ("seat_games", "seat_finished", "seat_wins", "seat_slot_games", "slot_
            "victory_games", "turns_hist", "rounds_hist", "seat_wins_by_turns", "seat_wins_by_rounds",
            "seat_final_sum", "seat_final_sq", "role_games", "role_wins", "role_final_sum", "role_final_sq",
            "seat_role_games", "victory_wins", "seat_slot_wins")
-_UNUSED = {"cooperative": False, "victory_wins": None, "categories": [], "seat_slot_wins": None}    # fields to_dict leaves out at these
+_UNUSED = {"cooperative": False, "victory_wins": None, "categories": [], "seat_slot_wins": None,
+           "unfinished_ends": {}}    # fields to_dict leaves out at these
 _GROUP_ARRAYS = ("totals", "totals_won", "used_pairs", "used_wins", "unused_pairs", "unused_wins")
 _LENGTH_AXIS = {"turns_hist": 1, "rounds_hist": 1, "seat_wins_by_turns": 0, "seat_wins_by_rounds": 0}
 SPLIT_GAMES = 20_000    # a chunk of at least this many games is tallied in two halves at once (Aggregator._tally)
@@ -184,6 +185,9 @@ class Tallies:
     points_counter: str | None = None          # the final counter that decides a points winner
     score_lines: tuple[str, ...] = ()          # final counters that add up to the points
     summary_counters: tuple[str, ...] = ()     # final counters the per-seat and per-role tables show
+    # final counters that mark unfinished games ended otherwise than at the turn cap, with that end in words
+    # (GameSpec.unfinished_ends): their sums over the seats count those games
+    unfinished_ends: dict = field(default_factory=dict)
     # games worth watching, {"longest": [turns, game], "shortest": [...], "lopsided": [points margin, game]}: the
     # first game (lowest index) of the most of each, so the same in any chunking
     watch: dict | None = None
@@ -223,6 +227,7 @@ class Tallies:
             seat_role_games=z(P, R), points_counter=getattr(spec, "points_counter", None),
             score_lines=tuple(getattr(spec, "score_lines", ())),
             summary_counters=tuple(getattr(spec, "summary_counters", ())), cooperative=cooperative,
+            unfinished_ends=dict(getattr(spec, "unfinished_ends", None) or {}),
             victory_wins=z(V) if cooperative or cats else None, categories=cats, seat_slot_wins=z(P, P))
 
     # --- the first counter group under its historical names (Spooky Tower's "Per value" table) -----------------
@@ -267,6 +272,7 @@ class Tallies:
         self.add_counts(other)
         self.games += other.games
         self.tied_games += other.tied_games
+        self.unfinished_ends = self.unfinished_ends or other.unfinished_ends
         for mine, theirs in zip(self.groups, other.groups):
             mine.per_team = mine.per_team or theirs.per_team
             mine.cannot_use = mine.cannot_use or theirs.cannot_use
@@ -393,10 +399,11 @@ class Aggregator:
 
     def restore(self, state: dict) -> None:
         """Go on from a :meth:`state`: the next chunk must start at game ``last_game + 1``. What a checkpoint saved
-        before a group declared its unusable things (``cannot_use``) or its threat lacks is taken from this run's own
-        tallies."""
+        before a group declared its unusable things (``cannot_use``) or its threat, or the game its ends of an unfinished
+        game (``unfinished_ends``), lacks is taken from this run's own tallies."""
         fresh = self.tallies
         self.tallies = Tallies.from_dict(state["tallies"])
+        self.tallies.unfinished_ends = self.tallies.unfinished_ends or fresh.unfinished_ends
         for mine, now in zip(self.tallies.groups, fresh.groups):
             if mine.name == now.name:
                 mine.cannot_use = mine.cannot_use or now.cannot_use

@@ -150,6 +150,23 @@ def findings(r, limit: int = 8) -> list[Finding]:
     return out[:limit]
 
 
+def unfinished_ends(t, games: int) -> list[tuple[str, int]]:
+    """How a run's `games` unfinished games ended: (the end in words, games), the turn cap first, then each end the
+    game declares besides it (``GameSpec.unfinished_ends``), counted by its per-seat final counter."""
+    names = list(t.player_counter_names)
+    other = [(words, int(t.seat_final_sum[:, names.index(counter)].sum()))
+             for counter, words in (t.unfinished_ends or {}).items()
+             if counter in names and t.seat_final_sum is not None]
+    return [("at the turn cap", games - sum(n for _, n in other))] + other
+
+
+def _ends_in_words(ends: list[tuple[str, int]]) -> str | None:
+    """"12 at the turn cap, 3 at the fight cap (...)"; None when every unfinished game ended at the turn cap."""
+    if all(n == 0 for _, n in ends[1:]):
+        return None
+    return ", ".join(f"{n:,} {words}" for words, n in ends if n)
+
+
 def _victories(r) -> list[Finding]:
     out = []
     v = r.victories
@@ -157,9 +174,12 @@ def _victories(r) -> list[Finding]:
         share, lo, hi, kind = float(row["share"]), float(row["ci_low"]), float(row["ci_high"]), row["kind"]
         if kind == "unfinished":
             if row["games"] > 0:
-                out.append(Finding("unfinished", f"{_pct(share)} of games reached the turn cap unfinished "
-                                   f"({int(row['games']):,} games; 95% CI {_pct(lo)} to {_pct(hi)}); they have "
-                                   "no winner.", share, lo, hi, 0.5 + share * 20))
+                split = _ends_in_words(unfinished_ends(r.tallies, int(row["games"])))
+                what = ("reached the turn cap unfinished" if split is None else "ended unfinished")
+                out.append(Finding("unfinished", f"{_pct(share)} of games {what} "
+                                   f"({int(row['games']):,} games; 95% CI {_pct(lo)} to {_pct(hi)})"
+                                   + (f": {split}" if split else "") + "; they have no winner.",
+                                   share, lo, hi, 0.5 + share * 20))
             continue
         finished = v[v["kind"] != "unfinished"]
         if len(finished) < 2:
@@ -179,9 +199,11 @@ def _lengths(r) -> list[Finding]:
         if row["games"] == 0 or row["measure"] != "turns":
             continue
         unfinished = int(r.victories.loc[r.victories["kind"] == "unfinished", "games"].sum())
+        split = _ends_in_words(unfinished_ends(r.tallies, unfinished)) if unfinished else None
         text = (f"Games last {row['mean']:.1f} turns on average (95% CI {row['mean_ci_low']:.1f} to "
                 f"{row['mean_ci_high']:.1f}); 8 games in 10 take {row['p10']:.0f} to {row['p90']:.0f}"
-                + (f" (the {unfinished:,} unfinished games included, at the turn cap)." if unfinished else "."))
+                + (f" (the {unfinished:,} unfinished games included, at the turn cap)." if unfinished and not split
+                   else f" (the {unfinished:,} unfinished games included: {split})." if unfinished else "."))
         out.append(Finding("length", text, float(row["mean"]), float(row["mean_ci_low"]), float(row["mean_ci_high"]),
                            0.45))
     return out

@@ -227,6 +227,8 @@ SPEC = GameSpec(
     role_labels=role_labels, points_counter="points", draw_map=draw_map, reference=_reference, replay=_replay,
     narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,
     score_lines=E.SCORE_LINES,
+    unfinished_ends={"fight_cap": f"at the fight cap ({E.FIGHT_CAP_ROUNDS} combat rounds in a row in which neither "
+                                  "side could hurt the other)"},
     summary_counters=("points", "kills", "deaths", "out", "runs", "encounters", "specter_hits", "specter_kill",
                       "items"),
     list_keys={"components.heroes": "name", "components.monsters": "name", "components.items": "name"},

@@ -90,6 +90,7 @@ class Hero:
     damage_dealt: int = 0
     damage_taken: int = 0
     score: tuple[int, ...] = (0, 0, 0, 0, 0)   # points by scoring line, set at the end (layout.SCORE_LINES)
+    fight_cap: int = 0           # 1 when the game ended at the fight cap in this hero's fight
 
     def ability(self, kind: int) -> int:
         """The value of the hero's special ability when it is of this kind (``enums.AB_*``), else 0."""
