@@ -21,7 +21,9 @@ SCENARIO_HELP = "Scenario TOML file; omit it for the embedded default (Spooky To
 
 
 def _fail(message: str, code: int = 2):
-    click.echo(f"error: {message}", err=True)
+    """Each line of ``message`` (a ScenarioError has one for each problem it found) as ``error: LINE``, then exit."""
+    for line in message.splitlines() or [""]:
+        click.echo(f"error: {line}", err=True)
     sys.exit(code)
 
 

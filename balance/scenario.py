@@ -3,8 +3,9 @@
 A scenario names the game, the number of players, the strategy of every seat, how many games to play with which seed
 and turn cap, and may override any component or open-rule setting of the game. :func:`load_scenario` reads one from a
 file, a dict or the game's embedded default, follows ``extends`` chains, applies overrides and checks everything; any
-problem with the input becomes a :class:`ScenarioError` whose message is one line naming the file, the key, the bad
-value and what is allowed.
+problem with the input becomes a :class:`ScenarioError`: one line for each problem, naming the file, the key, the bad
+value and what is allowed, every problem of the scenario found by one load (those that an earlier one leaves
+uncheckable aside: see :meth:`_Checker.scenario`).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import json
 import math
 import re
 import tomllib
+import types
 import typing
 from pathlib import Path
 from typing import Any, Literal
@@ -35,12 +37,17 @@ DEFAULTS = {"games": 100_000, "seed": 1, "seat_rotation": False}     # turn_cap:
 TOP_KEYS = ("name", "game", "extends", "players", "games", "seed", "turn_cap", "seat_rotation", "strategy", "seats",
             "rules", "components", "checks")
 _NOTHING = layers.NOTHING                 # "got" of a missing key
+_FAILED = object()                        # what a check that found a problem gives (_Checker.attempt)
 _value_at = layers.value_at
 
 
 class ScenarioError(Exception):
-    """A scenario that cannot be used, with a one-line message:
-    ``<file>: <key.path>: <problem> (got <value>; allowed: <what is allowed>)``."""
+    """A scenario that cannot be used. Each problem is one line:
+    ``<file>: <key.path>: <problem> (got <value>; allowed: <what is allowed>)``.
+
+    ``errors`` holds every problem one load found (each a ScenarioError of one line; most often just this one), and
+    ``str()`` is their lines joined by newlines; ``file``, ``key``, ``problem``, ``got`` and ``allowed`` are the
+    first's."""
 
     def __init__(self, file: str, problem: str, key: str | None = None, got: Any = _NOTHING,
                  allowed: str | None = None):
@@ -49,6 +56,28 @@ class ScenarioError(Exception):
         if key:
             text += f" (got {'nothing' if got is _NOTHING else _short_repr(got)}; allowed: {allowed})"
         super().__init__(re.sub(r"[\r\n]+", " ", text))
+        self.errors: list[ScenarioError] = [self]
+
+    @classmethod
+    def every(cls, errors: list[ScenarioError]) -> ScenarioError:
+        """One error holding all of ``errors`` (each one's own ``errors``) in order, each line once."""
+        lines: dict[str, ScenarioError] = {}
+        for err in errors:
+            for one in err.errors:
+                lines.setdefault(str(one), one)
+        found = list(lines.values())
+        if len(found) == 1:
+            return found[0]
+        first = found[0]
+        out = cls(first.file, first.problem, first.key, first.got, first.allowed)
+        out.errors = found
+        out.args = ("\n".join(lines),)
+        return out
+
+    @property
+    def lines(self) -> list[str]:
+        """One line for each problem."""
+        return [str(e) for e in self.errors]
 
 
 class Seat(BaseModel):
@@ -256,9 +285,38 @@ class _Checker:
 
     def __init__(self, data: dict, chain: list[tuple[str, dict]], path: str | None, keyed: dict | None = None):
         self.data, self.chain, self.path, self.keyed = data, chain, path, keyed or {}
+        self.errors: list[ScenarioError] = []      # what the checks so far found
 
     def fail(self, loc: tuple, problem: str, got: Any = _NOTHING, allowed: str = "") -> typing.NoReturn:
         raise ScenarioError(self._owner(loc), problem, _key_path(loc), got, allowed)
+
+    def attempt(self, check: typing.Callable, *args: Any) -> Any:
+        """``check(*args)``; a problem it raises is kept for the end and ``_FAILED`` given instead, so that the
+        checks that do not depend on it go on."""
+        try:
+            return check(*args)
+        except ScenarioError as err:
+            self.errors += err.errors
+            return _FAILED
+
+    def raise_found(self) -> None:
+        """Raise every problem found so far as one ScenarioError (nothing when there is none)."""
+        if self.errors:
+            raise ScenarioError.every(self.errors)
+
+    @staticmethod
+    def each(checks: typing.Iterable[typing.Callable[[], Any]]) -> list:
+        """Every check's value; one that fails stops none of the others, and all their problems are raised together
+        after the last."""
+        out, errors = [], []
+        for check in checks:
+            try:
+                out.append(check())
+            except ScenarioError as err:
+                errors += err.errors
+        if errors:
+            raise ScenarioError.every(errors)
+        return out
 
     def _owner(self, loc: tuple) -> str:
         """The most derived file (or the overrides) that sets the value at ``loc``; else the file the user gave."""
@@ -273,64 +331,95 @@ class _Checker:
                     and " (--set " not in label)
 
     def scenario(self) -> Scenario:
+        """The checked scenario, or a ScenarioError holding every problem found. Each check below runs whatever the
+        others found, except where it depends on another: every key but the unknown ones depends on the game (an
+        unknown game ends the checking), the seats' count on ``players``, the game's checks across tables
+        (``GameSpec.check``) on ``players``, ``[rules]`` and ``[components]``, and the claims' own checks on the
+        ``[checks]`` table's shape. Problems met while reading and merging the files (``_load``) end the loading
+        before any of these: a table that cannot be merged cannot be checked."""
         d = self.data
-        for key in d:
-            if key not in TOP_KEYS:
-                self.fail((key,), "unknown key" + _did_you_mean(key, TOP_KEYS), d[key], ", ".join(TOP_KEYS))
+        self.attempt(self.each, [lambda key=key: self.fail((key,), "unknown key" + _did_you_mean(key, TOP_KEYS),
+                                                           d[key], ", ".join(TOP_KEYS))
+                                 for key in d if key not in TOP_KEYS])
         games = _games.registry()
-        if "game" not in d:
-            self.fail(("game",), "missing key", allowed=_one_of(games))
-        if not isinstance(d["game"], str) or d["game"] not in games:
-            self.fail(("game",), "unknown game", d["game"], _one_of(games))
+        if self.attempt(self.game, games) is _FAILED:
+            self.raise_found()
         spec = games[d["game"]]
-        if not isinstance(d["name"], str) or not d["name"].strip() or not _is_utf8(d["name"]):
-            self.fail(("name",), "must be a non-empty string", d["name"], "any non-empty text")
+        self.attempt(self.name)
         lo, hi = spec.min_players, spec.max_players
-        players = self.integer("players", d.get("players", min(lo + 1, hi)), lo, hi,
+        players = self.attempt(self.integer, "players", d.get("players", min(lo + 1, hi)), lo, hi,
                                f"{lo} ({spec.title} is played by {lo} players only)" if lo == hi else None)
-        n_games = self.integer("games", d.get("games", DEFAULTS["games"]), 1, MAX_GAMES)
-        seed = self.integer("seed", d.get("seed", DEFAULTS["seed"]), 0, MAX_SEED)
-        turn_cap = self.integer("turn_cap", d.get("turn_cap", spec.turn_cap), *TURN_CAP_RANGE)
-        rotation = d.get("seat_rotation", DEFAULTS["seat_rotation"])
-        if not isinstance(rotation, bool):
-            self.fail(("seat_rotation",), "must be true or false", rotation, "true or false")
-        seats, notes = self.seats(spec, players)
-        rules = self.model("rules", spec.rules_model)
-        components = self.model("components", spec.components_model)
-        resources = self.cross_check(spec, components, rules, players) if spec.check else {}
-        checks = self.claims(spec) if "checks" in d else None
+        n_games = self.attempt(self.integer, "games", d.get("games", DEFAULTS["games"]), 1, MAX_GAMES)
+        seed = self.attempt(self.integer, "seed", d.get("seed", DEFAULTS["seed"]), 0, MAX_SEED)
+        turn_cap = self.attempt(self.integer, "turn_cap", d.get("turn_cap", spec.turn_cap), *TURN_CAP_RANGE)
+        rotation = self.attempt(self.rotation)
+        lineup = self.attempt(self.seats, spec, players)
+        rules = self.attempt(self.model, "rules", spec.rules_model)
+        components = self.attempt(self.model, "components", spec.components_model)
+        resources = {}
+        if spec.check and _FAILED not in (players, rules, components):
+            resources = self.attempt(self.cross_check, spec, components, rules, players)
+        checks = self.attempt(self.claims, spec) if "checks" in d else None
+        self.raise_found()
+        seats, notes = lineup
         return Scenario(
             name=d["name"], game=spec.name, players=players, games=n_games, seed=seed, turn_cap=turn_cap,
             seat_rotation=rotation, seats=seats, rules=rules, components=components, checks=checks,
             source=self.path, resources=resources, notes=notes,
         )
 
+    def game(self, games: dict) -> str:
+        d = self.data
+        if "game" not in d:
+            self.fail(("game",), "missing key", allowed=_one_of(games))
+        if not isinstance(d["game"], str) or d["game"] not in games:
+            self.fail(("game",), "unknown game", d["game"], _one_of(games))
+        return d["game"]
+
+    def name(self) -> None:
+        name = self.data["name"]
+        if not isinstance(name, str) or not name.strip() or not _is_utf8(name):
+            self.fail(("name",), "must be a non-empty string", name, "any non-empty text")
+
+    def rotation(self) -> bool:
+        rotation = self.data.get("seat_rotation", DEFAULTS["seat_rotation"])
+        if not isinstance(rotation, bool):
+            self.fail(("seat_rotation",), "must be true or false", rotation, "true or false")
+        return rotation
+
     def claims(self, spec: _games.GameSpec) -> Checks:
         """The ``[checks]`` table, checked against the game: its victory kinds, its strategies, its shape."""
         checks = self.model("checks", Checks)
         team = "a co-operative game's players win or lose together"
+        found: list[typing.Callable[[], None]] = []        # each problem, raised together by each()
         if spec.cooperative:
             for key in ("seat_gap_max", "strategy_order"):
                 if getattr(checks, key) is not None:
-                    self.fail(("checks", key), f"not a claim about a co-operative game ({team})", getattr(checks, key),
-                              "win_rate, length_mean, victory_share, item_lift_max")
+                    found.append(lambda key=key: self.fail(
+                        ("checks", key), f"not a claim about a co-operative game ({team})", getattr(checks, key),
+                        "win_rate, length_mean, victory_share, item_lift_max"))
         elif checks.win_rate is not None:
-            self.fail(("checks", "win_rate"), "a claim about a co-operative game's team", checks.win_rate,
-                      "seat_gap_max, strategy_order, length_mean, victory_share, item_lift_max")
+            found.append(lambda: self.fail(("checks", "win_rate"), "a claim about a co-operative game's team",
+                                           checks.win_rate, "seat_gap_max, strategy_order, length_mean, "
+                                           "victory_share, item_lift_max"))
         kinds = spec.victory_names[1:]
         for kind in checks.victory_share or {}:
             if kind not in kinds:
-                self.fail(("checks", "victory_share", kind), "unknown victory kind" + _did_you_mean(kind, kinds),
-                          kind, _one_of(kinds))
+                found.append(lambda kind=kind: self.fail(
+                    ("checks", "victory_share", kind), "unknown victory kind" + _did_you_mean(kind, kinds), kind,
+                    _one_of(kinds)))
         # a strategy the game lacks is a typo; one the lineup lacks makes the claim not applicable to this lineup,
         # which `balance check` reports (balance.checks.claims) and every other command ignores: claims change no game
         names = list(spec.strategies)
         for i, name in enumerate(checks.strategy_order or ()):
             if name not in names:
-                self.fail(("checks", "strategy_order", i), f"not a strategy of {spec.title}"
-                          + _did_you_mean(name, names), name, _one_of(names))
-            if (checks.strategy_order or []).index(name) != i:
-                self.fail(("checks", "strategy_order", i), "named twice", name, "each strategy once")
+                found.append(lambda i=i, name=name: self.fail(
+                    ("checks", "strategy_order", i), f"not a strategy of {spec.title}" + _did_you_mean(name, names),
+                    name, _one_of(names)))
+            elif (checks.strategy_order or []).index(name) != i:
+                found.append(lambda i=i, name=name: self.fail(("checks", "strategy_order", i), "named twice", name,
+                                                              "each strategy once"))
+        self.each(found)
         return checks
 
     def cross_check(self, spec: _games.GameSpec, components: BaseModel, rules: BaseModel, players: int) -> dict:
@@ -368,11 +457,12 @@ class _Checker:
             self.fail((key,), "out of range", value, allowed)
         return value
 
-    def seats(self, spec: _games.GameSpec, players: int) -> tuple[list[Seat], tuple[str, ...]]:
+    def seats(self, spec: _games.GameSpec, players: int | object) -> tuple[list[Seat], tuple[str, ...]]:
         """The seats, and a note when the listed seats were cycled to ``players``: a layer above the one that
         lists them (``--players``, ``--set players``, a file that extends it) set another number of players, so
         seat i plays the listed seat i mod their count. The same layer listing a number of seats other than its
-        own ``players`` (or players left at the default) is an error, as a typo would be."""
+        own ``players`` (or players left at the default) is an error, as a typo would be. With ``players``
+        ``_FAILED`` (not a number of players), each seat is checked but not their count."""
         d = self.data
         if "strategy" in d and "seats" in d:
             self.fail(("strategy",), "give either `strategy` (every seat) or `[[seats]]` (one a seat), not both",
@@ -381,24 +471,34 @@ class _Checker:
             strategy = d.get("strategy", {"name": "random"})
             if isinstance(strategy, str):
                 strategy = {"name": strategy}
-            return [self.seat(spec, strategy, ("strategy",))] * players, ()
+            seat = self.seat(spec, strategy, ("strategy",))
+            return ([seat] * players if players is not _FAILED else []), ()
         seats = d["seats"]
         if not isinstance(seats, list):
-            self.fail(("seats",), "must be a list of tables ([[seats]])", seats, f"{players} [[seats]] tables")
+            self.fail(("seats",), "must be a list of tables ([[seats]])", seats,
+                      f"{players} [[seats]] tables" if players is not _FAILED else "[[seats]] tables")
+        if players is _FAILED:
+            self.each([lambda i=i, s=s: self.seat(spec, s, ("seats", i)) for i, s in enumerate(seats)])
+            return [], ()
         at, listed = self._listed_seats()
         n = len(listed) if isinstance(listed, list) else len(seats)
         notes: tuple[str, ...] = ()
+        count: list[typing.Callable[[], None]] = []      # the seats' count against players, checked with the seats
         if n != players or len(seats) != players:
             if not seats or not n or self._last_layer(("players",)) <= at:
                 where = self._owner(("players",)) if "players" in d else "the default"
                 names = [s.get("name", "?") if isinstance(s, dict) else s for s in seats]   # the strategies
                 entries = "entry" if len(seats) == 1 else "entries"
-                self.fail(("seats",), f"has {len(seats)} {entries} but players = {players} (set by {where})", names,
-                          f"exactly {players} [[seats]] tables, or one `strategy` table for every seat (a later "
-                          "layer, such as --players, cycles the seats listed to its number)")
-            seats = cycle_seats(seats, players)
-            notes = (seats_note(n, players),) if n != players else ()
-        return [self.seat(spec, s, ("seats", i)) for i, s in enumerate(seats)], notes
+                count.append(lambda: self.fail(
+                    ("seats",), f"has {len(seats)} {entries} but players = {players} (set by {where})", names,
+                    f"exactly {players} [[seats]] tables, or one `strategy` table for every seat (a later layer, "
+                    "such as --players, cycles the seats listed to its number)"))
+            else:
+                notes = (seats_note(n, players),) if n != players else ()
+        # seats cycled to more players repeat the listed ones: each is checked once, where it is listed
+        checked = self.each(count + [lambda i=i, s=s: self.seat(spec, s, ("seats", i))
+                                     for i, s in enumerate(seats if count else seats[:players])])[len(count):]
+        return cycle_seats(checked, players), notes
 
     def _last_layer(self, keys: tuple[str, ...], seat_sets: bool = True) -> int:
         """The position in the chain of the last layer giving one of ``keys`` (-1: none); ``seat_sets=False``
@@ -417,6 +517,7 @@ class _Checker:
         return at, (self.chain[at][1].get("seats") if at >= 0 else None)
 
     def seat(self, spec: _games.GameSpec, table: Any, loc: tuple) -> Seat:
+        """One seat's strategy and parameters; each parameter is checked whatever the others are."""
         names = _one_of(spec.strategies)
         if not isinstance(table, dict):
             self.fail(loc, "must be a table with a strategy `name` and its params", table,
@@ -427,9 +528,8 @@ class _Checker:
         if not isinstance(name, str) or name not in spec.strategies:
             self.fail(loc + ("name",), "unknown strategy" + _did_you_mean(name, spec.strategies), name, names)
         declared = {p.name: p for p in spec.strategies[name].params}
-        for key, value in table.items():
-            if key == "name":
-                continue
+
+        def param(key: str, value: Any) -> None:
             if key not in declared:
                 keys = ", ".join(["name", *declared])
                 self.fail(loc + (key,), f"unknown key: strategy {name!r} has no such param"
@@ -440,18 +540,28 @@ class _Checker:
                 self.fail(loc + (key,), "must be a number", value, allowed)
             if not p.low <= value <= p.high:
                 self.fail(loc + (key,), "out of range", value, allowed)
+        self.each([lambda k=k, v=v: param(k, v) for k, v in table.items() if k != "name"])
         params = {p.name: float(table.get(p.name, p.default)) for p in declared.values()}
         return Seat(strategy=name, params=params)
 
     def model(self, key: str, model: type[BaseModel]) -> BaseModel:
-        """Validate a settings table against the game's pydantic model (keys given replace the defaults)."""
+        """Validate a settings table against the game's pydantic model (keys given replace the defaults); every
+        error pydantic finds is reported, but only the first of the alternatives of one value (a union type:
+        Climbing Tower's ``tower``, a list or "random"), which are one problem."""
         table = self.data.get(key, {})
         if not isinstance(table, dict):
             self.fail((key,), "must be a table", table, _describe(model, None))
         try:
             return model.model_validate(table, strict=True)
         except ValidationError as exc:
-            self._pydantic_fail(key, model, table, exc.errors()[0])
+            errors, seen = [], set()
+            for err in exc.errors():
+                union = _union_loc(model, tuple(err["loc"]))
+                if union is None or union not in seen:
+                    errors.append(err)
+                seen.add(union)
+            self.each([lambda err=err: self._pydantic_fail(key, model, table, err) for err in errors])
+            raise AssertionError("pydantic reported an error that is no ScenarioError") from exc
 
     def _pydantic_fail(self, key: str, model: type[BaseModel], table: dict, err: dict) -> typing.NoReturn:
         """One ScenarioError from pydantic's first error. A settings model's own checks may end their message with
@@ -537,6 +647,23 @@ def _field_at(model: type[BaseModel], loc: tuple) -> tuple[Any, Any]:
         else:
             return None, None
     return ann, info
+
+
+def _union_loc(model: type[BaseModel], loc: tuple) -> tuple | None:
+    """The location of the value of a union type (``list[str] | Literal["random"]``) that ``loc`` lies in, or None:
+    pydantic reports each alternative of it at a location of its own (its name after the value's)."""
+    ann = model
+    for i, part in enumerate(loc):
+        if typing.get_origin(ann) in (typing.Union, types.UnionType) and \
+                len([a for a in typing.get_args(ann) if a is not type(None)]) > 1:
+            return loc[:i]
+        if isinstance(part, str) and _is_model(ann) and part in ann.model_fields:
+            ann = ann.model_fields[part].annotation
+        elif isinstance(part, int) and typing.get_origin(ann) is list:
+            ann = typing.get_args(ann)[0]
+        else:
+            return None
+    return None
 
 
 def _describe(ann: Any, info: Any) -> str:

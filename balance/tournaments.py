@@ -142,9 +142,9 @@ def _check_variant(base: dict, v: Variant) -> None:
     d = {k: x for k, x in base.items() if k not in ("seats", "strategy")}
     try:
         load_scenario(d | {"strategy": {"name": v.strategy, **v.params}})
-    except ScenarioError as err:
-        text = str(err).split(": ", 1)[-1].replace("strategy.", "", 1)
-        raise ScenarioError("--strategies", f"{v.label}: {text}") from None
+    except ScenarioError as err:        # each problem a line naming the variant
+        raise ScenarioError.every([ScenarioError("--strategies", f"{v.label}: " + line.split(": ", 1)[-1].replace(
+            "strategy.", "", 1)) for line in err.lines]) from None
 
 
 def tournament(scenario=None, strategies="", *, games: int | None = None, seed=None, players=None, threads=None,
