@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from .cli import (CHUNK_SIZE_OPTION, EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out,
-                  _fail, _sets, _write_failed, dask_client, options, set_option)
+                  _fail, _sets, _write_failed, dask_client, name_options, options, set_option)
 
 
 def check_options(f):
@@ -68,6 +68,7 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
 
     if out_dir:
         _check_out(out_dir, files(("claims", "baseline")))
+    name_options(players, games, seed)
     try:
         report = run_check(list(scenarios), games=games, seed=seed, players=players, threads=threads,
                            chunk_size=chunk_size, target_ci=target_ci, alpha=alpha, baseline=baseline,
@@ -127,6 +128,7 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
               "or --target-ci, with --max-games as its limit)")
     if out_dir:
         _check_out(out_dir, files(("ratings", "matrix")))
+    name_options(players, games, seed)
     with dask_client(executor, scheduler, workers) as client:
         try:
             t = play(scenario, strategies, games=games, seed=seed, players=players, threads=threads,

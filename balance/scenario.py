@@ -182,13 +182,35 @@ def load_scenario(source: str | Path | dict | None = None, **overrides: Any) -> 
 
 # --- reading and merging -------------------------------------------------------------------------------------
 
+class _Layer(typing.NamedTuple):
+    """One layer of a scenario: the name an error in it gives, its table, and what it is: ``file`` (a file, a dict
+    or the embedded default), ``defaults`` (the game's default items of its keyed lists, never to blame),
+    ``keywords`` (the top-level overrides, one layer: an error in one names where that key came from) or ``set``
+    (one dotted override, or one top-level key given as `--set KEY=VALUE`, in a layer of its own: ``key``)."""
+    label: str
+    raw: dict
+    kind: str = "file"
+    key: str = ""
+
+    def blame(self, loc: tuple) -> str:
+        """What an error at ``loc`` (a key path into this layer) names."""
+        if self.kind == "keywords" and loc and loc[0] in self.raw:
+            return f"{self.label} ({layers.override_name(loc[0], self.raw[loc[0]])})"
+        return self.label
+
+    def fail(self, label: str, problem: str, key: str, got: Any, allowed: str) -> ScenarioError:
+        """``layers.lay_over``'s error for this layer (``key``: the dotted key path)."""
+        return ScenarioError(self.blame((re.split(r"[.\[]", key)[0],) if key else ()), problem, key, got, allowed)
+
+
 def _load(source, overrides: dict) -> Scenario:
     """Read the source and its ``extends`` chain, lay the overrides on top and check the result."""
     dict_label = "<dict>"
     if source is None or source == "default":
         game = overrides.get("game", DEFAULT_GAME)
         if not isinstance(game, str) or game not in _games.registry():
-            raise ScenarioError("<overrides>", "unknown game", "game", game, _one_of(_games.registry()))
+            raise ScenarioError(f"<default> ({layers.override_name('game', game)})", "unknown game", "game", game,
+                                _one_of(_games.registry()))
         source, dict_label = _games.get_game(game).default_scenario(), "<default>"
     if isinstance(source, (str, Path)):
         chain, path = _read_chain(Path(source), str(source), []), str(source)
@@ -198,31 +220,31 @@ def _load(source, overrides: dict) -> Scenario:
         raise ScenarioError("<source>", f"a scenario is a file path or a dict, not {type(source).__name__}")
     plain = {k: v for k, v in overrides.items() if _is_plain_set(k)}     # --set players=3: "players."
     sets = {k: v for k, v in overrides.items() if "." in k and k not in plain}
-    base_label = chain[-1][0]
-    chain.append((f"{base_label} (override)", {k: v for k, v in overrides.items() if "." not in k}))
+    base_label = chain[-1].label
+    chain.append(_Layer(base_label, {k: v for k, v in overrides.items() if "." not in k}, "keywords"))
     for key, value in plain.items():        # a top-level key, as a file gives it: checked like one
+        label = f"{base_label} ({layers.override_name(key, value)})"
         key = key[:-1]
-        label = f"{base_label} (--set {key})"
         if key == "extends":
             raise ScenarioError(label, "not a setting", key, value,
                                 "a setting such as players=4, strategy=random or rules.<key>=...; `extends` names "
                                 "a file, in a file")
-        chain.append((label, {key: value}))
-    game = next((raw["game"] for _, raw in reversed(chain) if "game" in raw), None)
+        chain.append(_Layer(label, {key: value}, "set", key))
+    game = next((layer.raw["game"] for layer in reversed(chain) if "game" in layer.raw), None)
     spec = _games.registry().get(game) if isinstance(game, str) else None
     keyed = layers.keyed_paths(spec)
     if keyed:       # the game's default items of each keyed list lie under every layer
-        chain.insert(0, (f"<{spec.name} defaults>", layers.keyed_defaults(spec, keyed)))
+        chain.insert(0, _Layer(f"<{spec.name} defaults>", layers.keyed_defaults(spec, keyed), "defaults"))
     merged: dict = {}
-    for label, raw in chain:
-        merged = layers.lay_over(merged, raw, keyed, label, ScenarioError)
+    for layer in chain:
+        merged = layers.lay_over(merged, layer.raw, keyed, layer.label, layer.fail)
     if sets and spec is not None:
         full = layers.lay_over(layers.defaults(spec), merged, keyed, "", ScenarioError)
         for dotted, value in sets.items():
             players = full.get("players", min(spec.min_players + 1, spec.max_players))
-            label = f"{base_label} (--set {dotted})"
+            label = f"{base_label} ({layers.override_name(dotted, value)})"
             layer = layers.set_layer(full, dotted, value, keyed, players, label, ScenarioError)
-            chain.append((label, layer))
+            chain.append(_Layer(label, layer, "set", dotted))
             merged = layers.lay_over(merged, layer, keyed, label, ScenarioError)
             full = layers.lay_over(full, layer, keyed, label, ScenarioError)
     merged.pop("extends", None)
@@ -252,16 +274,16 @@ def _read_toml(path: Path, label: str) -> dict:
         raise ScenarioError(label, f"TOML syntax error: {exc}") from None
 
 
-def _read_chain(path: Path, label: str, seen: list[Path]) -> list[tuple[str, dict]]:
-    """The file and every file it extends, base first, as (label, raw table) pairs."""
+def _read_chain(path: Path, label: str, seen: list[Path]) -> list[_Layer]:
+    """The file and every file it extends, base first."""
     raw = _read_toml(path, label)
     return _follow_extends(raw, label, path.parent, seen + [path.resolve()])
 
 
-def _follow_extends(raw: dict, label: str, folder: Path, seen: list[Path]) -> list[tuple[str, dict]]:
+def _follow_extends(raw: dict, label: str, folder: Path, seen: list[Path]) -> list[_Layer]:
     """``raw`` preceded by the chain of files it extends (``folder``: where its ``extends`` path starts)."""
     if "extends" not in raw:
-        return [(label, raw)]
+        return [_Layer(label, raw)]
     ext = raw["extends"]
     if not isinstance(ext, str) or not ext:
         raise ScenarioError(label, "must be a file path", "extends", ext,
@@ -275,7 +297,7 @@ def _follow_extends(raw: dict, label: str, folder: Path, seen: list[Path]) -> li
     if target.resolve() in seen:
         raise ScenarioError(label, "extends cycle: that file already extends this one", "extends", ext,
                             "a scenario file that does not extend this one back")
-    return _read_chain(target, str(target), seen) + [(label, raw)]
+    return _read_chain(target, str(target), seen) + [_Layer(label, raw)]
 
 
 # --- checking --------------------------------------------------------------------------------------------------
@@ -283,7 +305,7 @@ def _follow_extends(raw: dict, label: str, folder: Path, seen: list[Path]) -> li
 class _Checker:
     """Checks a merged scenario table and builds the :class:`Scenario`; errors name the file a key came from."""
 
-    def __init__(self, data: dict, chain: list[tuple[str, dict]], path: str | None, keyed: dict | None = None):
+    def __init__(self, data: dict, chain: list[_Layer], path: str | None, keyed: dict | None = None):
         self.data, self.chain, self.path, self.keyed = data, chain, path, keyed or {}
         self.errors: list[ScenarioError] = []      # what the checks so far found
 
@@ -319,16 +341,16 @@ class _Checker:
         return out
 
     def _owner(self, loc: tuple) -> str:
-        """The most derived file (or the overrides) that sets the value at ``loc``; else the file the user gave."""
-        for label, raw in reversed(self.chain):
-            if label.endswith("defaults>"):     # the game's own defaults: never the wrong value
+        """The most derived file (or override) that sets the value at ``loc``; else the file the user gave."""
+        for layer in reversed(self.chain):
+            if layer.kind == "defaults":     # the game's own defaults: never the wrong value
                 continue
+            raw = layer.raw
             mine = layers.layer_loc(self.data, raw, loc, self.keyed) if loc else None
             if mine is not None and (_contains(raw, mine) or (   # a strategy's name given as a plain string
                     mine[-1] == "name" and isinstance(_value_at(raw, mine[:-1]), str))):
-                return label
-        return next(label for label, _ in reversed(self.chain) if not label.endswith((" (override)", "defaults>"))
-                    and " (--set " not in label)
+                return layer.blame(mine)
+        return next(layer.label for layer in reversed(self.chain) if layer.kind == "file")
 
     def scenario(self) -> Scenario:
         """The checked scenario, or a ScenarioError holding every problem found. Each check below runs whatever the
@@ -504,17 +526,17 @@ class _Checker:
         """The position in the chain of the last layer giving one of ``keys`` (-1: none); ``seat_sets=False``
         passes over the layers of `--set seats.N...`, which restate the seats below with one change."""
         for i in range(len(self.chain) - 1, -1, -1):
-            label, raw = self.chain[i]
-            if label.endswith("defaults>") or (not seat_sets and " (--set seats." in label):
+            layer = self.chain[i]
+            if layer.kind == "defaults" or (not seat_sets and layer.kind == "set" and layer.key.startswith("seats.")):
                 continue
-            if any(k in raw for k in keys):
+            if any(k in layer.raw for k in keys):
                 return i
         return -1
 
     def _listed_seats(self) -> tuple[int, Any]:
         """Where the seats were last given (not by a `--set seats.N...`) and what that layer gave."""
         at = self._last_layer(("seats", "strategy"), seat_sets=False)
-        return at, (self.chain[at][1].get("seats") if at >= 0 else None)
+        return at, (self.chain[at].raw.get("seats") if at >= 0 else None)
 
     def seat(self, spec: _games.GameSpec, table: Any, loc: tuple) -> Seat:
         """One seat's strategy and parameters; each parameter is checked whatever the others are."""

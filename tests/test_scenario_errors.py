@@ -12,6 +12,7 @@ from balance.games import registry
 from balance.scenario import ScenarioError, dumps_toml, load_scenario
 
 GAMES = sorted(registry())
+SPOOKY = Path(__file__).resolve().parents[1] / "scenarios" / "spooky_tower.toml"
 # Problems that do not depend on one another, each as the keys that make it; in the order the loader checks them.
 PROBLEMS = [
     {"typo": 1},
@@ -89,3 +90,58 @@ def test_the_command_line_prints_every_problem_as_an_error_line_and_exits_2(tmp_
         res = CliRunner().invoke(main, [str(a) for a in command])
         assert res.exit_code == 2 and res.stdout == "", res.output
         assert res.stderr == "".join(f"error: {line}\n" for line in err.lines)
+
+
+# --- where an override came from -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_python_keyword_is_named_as_one(game):
+    spec = registry()[game]
+    bad = spec.max_players + 1
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(None, game=game, players=bad)
+    assert str(err.value).startswith(f"<default> (keyword players={bad}): players: out of range (got {bad}; ")
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(None, game=game, **{"rules.no_such_rule": "x"})
+    assert str(err.value).startswith("<default> (keyword rules.no_such_rule='x'): rules.no_such_rule: unknown key")
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(None, game="chess")
+    assert str(err.value).startswith("<default> (keyword game='chess'): game: unknown game")
+
+
+def test_simulate_and_the_studies_name_a_python_keyword_as_one():
+    import balance
+    with pytest.raises(ScenarioError, match=r"^<default> \(keyword players=9\): players: out of range"):
+        balance.simulate(players=9, games=10)
+    with pytest.raises(ScenarioError, match=r"^<default> \(keyword strategy='colector'\): strategy.name: unknown"):
+        balance.simulate(strategy="colector", games=10)
+    with pytest.raises(ScenarioError, match=r"^<default> \(keyword players=9\): players: out of range"):
+        balance.sweep(None, {"players": [2, 9]}, games=10)
+    with pytest.raises(ScenarioError, match=r"^<dict> \(keyword rules.flip_scope='x'\): rules.flip_scope"):
+        balance.compare(None, sets={"rules.flip_scope": "x"}, games=10)
+
+
+@pytest.mark.parametrize("args, label", [
+    (["run", "--players", "9"], "<default> (--players 9): players:"),
+    (["run", "--strategy", "colector"], "<default> (--strategy colector): strategy.name:"),
+    (["show", "--no-rotate", "--players", "9"], "<default> (--players 9): players:"),
+    (["run", "-n", "10000000000000"], "<default> (-n 10000000000000): games:"),
+    (["run", "--set", "players=9"], "<default> (--set players): players:"),
+    (["run", "--set", "rules.flip_scope=x"], "<default> (--set rules.flip_scope): rules.flip_scope:"),
+    (["sweep", "--set", "players=2,9"], "<default> (--set players): players:"),
+    (["compare", "--both-set", "rules.flip_scope=y", "--set", "rules.flip_scope=x"],
+     "<default> (--both-set rules.flip_scope): rules.flip_scope:"),
+    (["compare", "--set", "rules.flip_scope=x", "--both-set", "rules.flip_scope=card"],    # B: A as a dict
+     "<dict> (--set rules.flip_scope): rules.flip_scope:"),
+    (["cards", "--players", "9"], "<default> (--players 9): players:"),
+    (["check", str(SPOOKY), "--players", "9"], f"{SPOOKY} (--players 9): players:"),
+    (["tournament", "--strategies", "random,collector", "--players", "9"], "<default> (--players 9): players:"),
+    (["bench", "--players", "9"], "<default> (--players 9): players:"),
+])
+def test_the_command_line_names_the_option_an_override_came_from(args, label):
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2 and res.stdout == "", res.output
+    assert res.stderr.startswith(f"error: {label}") and res.stderr.count("\n") == 1, res.stderr
+    # the names are the command's: a Python keyword of the same key and value afterwards is a keyword again
+    with pytest.raises(ScenarioError, match=r"^<default> \(keyword "):
+        load_scenario(None, players=9, strategy="colector", **{"rules.flip_scope": "x"})
