@@ -93,8 +93,9 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
                      for s in report.scenarios if s.baseline is not None]
         try:
             index = write_study_report(out_dir, title=f"balance check: {report.outcome.upper()}",
-                                       heading=", ".join(s.name for s in report.scenarios), findings=report.findings,
-                                       sections=sections, plots=report.plot, markdown=report.to_markdown(),
+                                       heading=", ".join(s.name for s in report.scenarios),
+                                       findings=list(report.findings["text"]), sections=sections,
+                                       plots=report.plot, markdown=report.to_markdown(),
                                        possible_figures=("claims", "baseline"))
         except (OSError, ValueError) as err:
             _write_failed(out_dir, err)
@@ -141,7 +142,7 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
         from .tournaments_view import heading, sections
         try:
             index = write_study_report(out_dir, title=f"Tournament: {t.meta['scenario']}", heading=heading(t),
-                                       findings=t.findings, sections=sections(t), plots=t.plot,
+                                       findings=list(t.findings["text"]), sections=sections(t), plots=t.plot,
                                        markdown=t.to_markdown(), possible_figures=("ratings", "matrix"))
         except (OSError, ValueError) as err:
             _write_failed(out_dir, err)

@@ -106,9 +106,12 @@ class Tournament:
     pair_games: pd.DataFrame | None = None     # competitive: games the row's and the column's variants shared
 
     @property
-    def findings(self) -> list[str]:
+    def findings(self) -> pd.DataFrame:
+        """What to read first, in order, with the columns of every result's findings (kind, text, estimate, ci_low,
+        ci_high, weight; ``stats.findings.COLUMNS``)."""
+        from .stats.findings import frame
         from .tournaments_view import findings
-        return findings(self)
+        return frame(findings(self))
 
     @property
     def plot(self):
@@ -125,7 +128,7 @@ class Tournament:
 
     def to_dict(self) -> dict:
         from .results import json_safe
-        return json_safe({"findings": self.findings, "cooperative": self.cooperative,
+        return json_safe({"findings": list(self.findings["text"]), "cooperative": self.cooperative,
                           "ratings": self.ratings.to_dict(orient="records"),
                           "matrix": self.matrix.reset_index().to_dict(orient="records"),
                           "tables": self.tables.to_dict(orient="records"), **self.meta})
