@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from .defaults import DEFAULT_CHUNK
-from .layers import ANY, name_override, override_names
+from .layers import name_override, override_names
 from .notice import compile_notice, notice_mode
 from .outputs import OutputDirError, check_output_dir
 
