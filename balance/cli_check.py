@@ -11,6 +11,7 @@ import click
 
 from .cli import (CHUNK_SIZE_OPTION, EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out,
                   _fail, _sets, _write_failed, dask_client, name_options, options, set_option)
+from .layers import name_override
 
 
 def check_options(f):
@@ -130,6 +131,7 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
     if out_dir:
         _check_out(out_dir, files(("ratings", "matrix")))
     name_options(players, games, seed)
+    name_override("strategies", strategies, "--strategies")
     with dask_client(executor, scheduler, workers) as client:
         try:
             t = play(scenario, strategies, games=games, seed=seed, players=players, threads=threads,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .layers import override_name
 from .scenario import Scenario, ScenarioError, load_scenario
 from .stats.intervals import wilson
 
@@ -140,13 +141,13 @@ def _seat_scenario(base: dict, variants: list[Variant], order: tuple[int, ...]) 
     return load_scenario(d)
 
 
-def _check_variant(base: dict, v: Variant) -> None:
-    """A variant the game cannot play, as one line naming it."""
+def _check_variant(base: dict, v: Variant, label: str = "--strategies") -> None:
+    """A variant the game cannot play, as one line naming it (``label``: where the variants came from)."""
     d = {k: x for k, x in base.items() if k not in ("seats", "strategy")}
     try:
         load_scenario(d | {"strategy": {"name": v.strategy, **v.params}})
     except ScenarioError as err:        # each problem a line naming the variant
-        raise ScenarioError.every([ScenarioError("--strategies", f"{v.label}: " + line.split(": ", 1)[-1].replace(
+        raise ScenarioError.every([ScenarioError(label, f"{v.label}: " + line.split(": ", 1)[-1].replace(
             "strategy.", "", 1)) for line in err.lines]) from None
 
 
@@ -166,11 +167,12 @@ def tournament(scenario=None, strategies="", *, games: int | None = None, seed=N
         raise ValueError(f"games={games} with target_ci={target_ci}: give one of them")
     base = load_scenario(scenario, seed=seed, players=players, **(sets or {}))
     spec = base.spec()
-    variants = parse_variants(strategies) if not isinstance(strategies, list) or isinstance(strategies[0], str) \
-        else strategies
+    label = override_name("strategies", strategies)     # --strategies, or the Python keyword
+    variants = parse_variants(strategies, label) if not isinstance(strategies, list) or \
+        isinstance(strategies[0], str) else strategies
     base_dict = base.to_dict()
     for v in variants:
-        _check_variant(base_dict, v)
+        _check_variant(base_dict, v, label)
     coop = spec.cooperative
     plays = []
     counts = functools.partial(winner_counts, players=base.players)

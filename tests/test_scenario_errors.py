@@ -119,6 +119,10 @@ def test_simulate_and_the_studies_name_a_python_keyword_as_one():
         balance.sweep(None, {"players": [2, 9]}, games=10)
     with pytest.raises(ScenarioError, match=r"^<dict> \(keyword rules.flip_scope='x'\): rules.flip_scope"):
         balance.compare(None, sets={"rules.flip_scope": "x"}, games=10)
+    with pytest.raises(ScenarioError, match=r"^keyword strategies='random,bogus': bogus: name: unknown strategy"):
+        balance.tournament(None, "random,bogus", games=10)
+    res = CliRunner().invoke(main, ["tournament", "--strategies", "random,bogus"])
+    assert res.stderr.startswith("error: --strategies: bogus: name: unknown strategy"), res.output
 
 
 @pytest.mark.parametrize("args, label", [
