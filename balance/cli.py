@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from .defaults import DEFAULT_CHUNK
+from .layers import name_override, override_names
 from .notice import compile_notice, notice_mode
 from .outputs import OutputDirError, check_output_dir
 
@@ -22,7 +23,9 @@ SCENARIO_HELP = "Scenario TOML file; omit it for the embedded default (Spooky To
 
 
 def _fail(message: str, code: int = 2):
-    click.echo(f"error: {message}", err=True)
+    """Each line of ``message`` (a ScenarioError has one for each problem it found) as ``error: LINE``, then exit."""
+    for line in message.splitlines() or [""]:
+        click.echo(f"error: {line}", err=True)
     sys.exit(code)
 
 
@@ -37,7 +40,8 @@ def set_option(f):
 
 def _sets(sets, option: str = "--set") -> dict:
     """--set KEY=VALUE pairs as dotted overrides for load_scenario; a top-level key (players, strategy) as
-    ``"KEY."``, which the loader lays over in a layer named after the --set (so it never collides with --players)."""
+    ``"KEY."``, which the loader lays over in a layer named after the --set (so it never collides with --players).
+    Each is named ``OPTION KEY`` for the loader's errors (``--set players``)."""
     from .layers import parse_value
     out = {}
     for item in sets or ():
@@ -46,8 +50,21 @@ def _sets(sets, option: str = "--set") -> dict:
             _fail(f"{option} {item!r}: not KEY=VALUE (allowed: a dotted key, '=', a value, such as "
                   "rules.flip_scope=building)")
         key = key.strip()
-        out[key if "." in key else f"{key}."] = parse_value(text.strip())
+        given = key if "." in key else f"{key}."
+        out[given] = parse_value(text.strip())
+        name_override(given, out[given], f"{option} {key}")
     return out
+
+
+def name_options(players=None, games=None, seed=None, strategy=None, seat_rotation=None) -> None:
+    """Name the command's options that become scenario overrides, so that an error in one names the option
+    (``scenarios/x.toml (--players 9): players: out of range ...``) and not a Python keyword."""
+    for key, value, name in (("players", players, f"--players {players}"), ("games", games, f"-n {games}"),
+                             ("seed", seed, f"--seed {seed}"),
+                             ("strategy", {"name": strategy} if strategy else None, f"--strategy {strategy}"),
+                             ("seat_rotation", seat_rotation, "--rotate" if seat_rotation else "--no-rotate")):
+        if value is not None:
+            name_override(key, value, name)
 
 
 def folder_name(name: str) -> str:
@@ -66,6 +83,7 @@ def _load(scenario, sets=(), **overrides):
 
 def _load_run(scenario, sets=(), players=None, strategy=None, seat_rotation=None, **overrides):
     """The scenario as `run` plays it: the file, then --players, --strategy, --rotate and --set laid over it."""
+    name_options(players, overrides.get("games"), overrides.get("seed"), strategy, seat_rotation)
     return _load(scenario, sets, players=players, seat_rotation=seat_rotation,
                  strategy={"name": strategy} if strategy else None, **overrides)
 
@@ -197,7 +215,8 @@ class _OneLineErrors(click.Group):
 
     def main(self, *args, **kwargs):
         try:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            with override_names():      # an error in an option's override names the option (name_options)
+                return super().main(*args, standalone_mode=False, **kwargs)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.exceptions.Abort:          # Ctrl-C before any game finished (while loading or compiling)
@@ -394,6 +413,7 @@ def bench(scenario, games, reference_games, players, threads, cold):
     the same seeds, and the kernel's cold compile time."""
     from .bench import benchmark
 
+    name_options(players)
     sc = _load(scenario, players=players)
     click.echo(benchmark(sc, games=games, reference_games=reference_games, threads=threads, cold=cold).to_text())
 

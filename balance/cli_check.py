@@ -10,7 +10,8 @@ from pathlib import Path
 import click
 
 from .cli import (CHUNK_SIZE_OPTION, EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out,
-                  _fail, _sets, _write_failed, dask_client, options, set_option)
+                  _fail, _sets, _write_failed, dask_client, name_options, options, set_option)
+from .layers import name_override
 
 
 def check_options(f):
@@ -68,6 +69,7 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
 
     if out_dir:
         _check_out(out_dir, files(("claims", "baseline")))
+    name_options(players, games, seed)
     try:
         report = run_check(list(scenarios), games=games, seed=seed, players=players, threads=threads,
                            chunk_size=chunk_size, target_ci=target_ci, alpha=alpha, baseline=baseline,
@@ -92,8 +94,9 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
                      for s in report.scenarios if s.baseline is not None]
         try:
             index = write_study_report(out_dir, title=f"balance check: {report.outcome.upper()}",
-                                       heading=", ".join(s.name for s in report.scenarios), findings=report.findings,
-                                       sections=sections, plots=report.plot, markdown=report.to_markdown(),
+                                       heading=", ".join(s.name for s in report.scenarios),
+                                       findings=list(report.findings["text"]), sections=sections,
+                                       plots=report.plot, markdown=report.to_markdown(),
                                        possible_figures=("claims", "baseline"))
         except (OSError, ValueError) as err:
             _write_failed(out_dir, err)
@@ -127,6 +130,8 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
               "or --target-ci, with --max-games as its limit)")
     if out_dir:
         _check_out(out_dir, files(("ratings", "matrix")))
+    name_options(players, games, seed)
+    name_override("strategies", strategies, "--strategies")
     with dask_client(executor, scheduler, workers) as client:
         try:
             t = play(scenario, strategies, games=games, seed=seed, players=players, threads=threads,
@@ -139,7 +144,7 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
         from .tournaments_view import heading, sections
         try:
             index = write_study_report(out_dir, title=f"Tournament: {t.meta['scenario']}", heading=heading(t),
-                                       findings=t.findings, sections=sections(t), plots=t.plot,
+                                       findings=list(t.findings["text"]), sections=sections(t), plots=t.plot,
                                        markdown=t.to_markdown(), possible_figures=("ratings", "matrix"))
         except (OSError, ValueError) as err:
             _write_failed(out_dir, err)

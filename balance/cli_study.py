@@ -7,7 +7,8 @@ from contextlib import contextmanager
 import click
 
 from .cli import EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _sets, \
-    _write_failed, dask_client, options, set_option
+    _write_failed, dask_client, name_options, options, set_option
+from .layers import ANY, name_override
 from .outputs import OutputDirError
 from .notice import show_progress
 
@@ -62,7 +63,9 @@ def _finish(study, out_dir, as_json):
 
 
 def _call(fn, *args, **kw):
+    """A study with the command's options (``players``, ``games``, ``seed``), each named for the loader's errors."""
     from .scenario import ScenarioError
+    name_options(kw.get("players"), kw.get("games"), kw.get("seed"))
     try:
         return fn(*args, **kw)
     except (ScenarioError, ValueError) as err:
@@ -129,7 +132,9 @@ def _grid(sets) -> dict:
                 continue
             cur += ch
         parts.append(cur)
-        grid[key.strip()] = [parse_value(p.strip()) for p in parts]
+        key = key.strip()
+        grid[key] = [parse_value(p.strip()) for p in parts]
+        name_override(key if "." in key else f"{key}.", ANY, f"--set {key}")     # the key as the sweep passes it
     return grid
 
 

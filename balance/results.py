@@ -403,9 +403,9 @@ class Results:
 
     @cached_property
     def findings(self) -> pd.DataFrame:
-        """What to read first (``stats.findings``): kind, text, estimate and 95% interval, weight; heaviest first."""
-        rows = [vars(f) for f in _findings.findings(self)]
-        return pd.DataFrame(rows, columns=["kind", "text", "estimate", "ci_low", "ci_high", "weight"])
+        """What to read first (``stats.findings``): kind, text, estimate and 95% interval, weight; heaviest first.
+        Every result of the API gives its findings in this form (``stats.findings.COLUMNS``)."""
+        return _findings.frame(_findings.findings(self))
 
     def watch_lines(self) -> list[str]:
         """Games worth watching (the longest, the shortest, the most lopsided), each with its replay command."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .layers import override_name
 from .scenario import Scenario, ScenarioError, load_scenario
 from .stats.intervals import wilson
 
@@ -106,9 +107,12 @@ class Tournament:
     pair_games: pd.DataFrame | None = None     # competitive: games the row's and the column's variants shared
 
     @property
-    def findings(self) -> list[str]:
+    def findings(self) -> pd.DataFrame:
+        """What to read first, in order, with the columns of every result's findings (kind, text, estimate, ci_low,
+        ci_high, weight; ``stats.findings.COLUMNS``)."""
+        from .stats.findings import frame
         from .tournaments_view import findings
-        return findings(self)
+        return frame(findings(self))
 
     @property
     def plot(self):
@@ -125,7 +129,7 @@ class Tournament:
 
     def to_dict(self) -> dict:
         from .results import json_safe
-        return json_safe({"findings": self.findings, "cooperative": self.cooperative,
+        return json_safe({"findings": list(self.findings["text"]), "cooperative": self.cooperative,
                           "ratings": self.ratings.to_dict(orient="records"),
                           "matrix": self.matrix.reset_index().to_dict(orient="records"),
                           "tables": self.tables.to_dict(orient="records"), **self.meta})
@@ -137,14 +141,14 @@ def _seat_scenario(base: dict, variants: list[Variant], order: tuple[int, ...]) 
     return load_scenario(d)
 
 
-def _check_variant(base: dict, v: Variant) -> None:
-    """A variant the game cannot play, as one line naming it."""
+def _check_variant(base: dict, v: Variant, label: str = "--strategies") -> None:
+    """A variant the game cannot play, as one line naming it (``label``: where the variants came from)."""
     d = {k: x for k, x in base.items() if k not in ("seats", "strategy")}
     try:
         load_scenario(d | {"strategy": {"name": v.strategy, **v.params}})
-    except ScenarioError as err:
-        text = str(err).split(": ", 1)[-1].replace("strategy.", "", 1)
-        raise ScenarioError("--strategies", f"{v.label}: {text}") from None
+    except ScenarioError as err:        # each problem a line naming the variant
+        raise ScenarioError.every([ScenarioError(label, f"{v.label}: " + line.split(": ", 1)[-1].replace(
+            "strategy.", "", 1)) for line in err.lines]) from None
 
 
 def tournament(scenario=None, strategies="", *, games: int | None = None, seed=None, players=None, threads=None,
@@ -163,11 +167,12 @@ def tournament(scenario=None, strategies="", *, games: int | None = None, seed=N
         raise ValueError(f"games={games} with target_ci={target_ci}: give one of them")
     base = load_scenario(scenario, seed=seed, players=players, **(sets or {}))
     spec = base.spec()
-    variants = parse_variants(strategies) if not isinstance(strategies, list) or isinstance(strategies[0], str) \
-        else strategies
+    label = override_name("strategies", strategies)     # --strategies, or the Python keyword
+    variants = parse_variants(strategies, label) if not isinstance(strategies, list) or \
+        isinstance(strategies[0], str) else strategies
     base_dict = base.to_dict()
     for v in variants:
-        _check_variant(base_dict, v)
+        _check_variant(base_dict, v, label)
     coop = spec.cooperative
     plays = []
     counts = functools.partial(winner_counts, players=base.players)

@@ -37,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         warm(args[0] if args else None)
     except ScenarioError as err:
-        print(f"error: {err}", file=sys.stderr)
+        for line in err.lines:
+            print(f"error: {line}", file=sys.stderr)
         return 2
     return 0
 

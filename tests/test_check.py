@@ -148,7 +148,7 @@ def test_baseline_lists_what_moved_both_ways(cli, tmp_path):
                     sets={"components.buildings.12.ghost_worth": 1, "rules.flip_scope": "building"})
     moved = changed.baseline.set_index("metric")["moved"]
     assert (moved == "up").any() and (moved == "down").any()
-    assert "moved significantly against the baseline" in " ".join(changed.findings)
+    assert "moved significantly against the baseline" in " ".join(changed.findings["text"])
 
 
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.toml")), ids=lambda p: p.stem)
@@ -171,7 +171,7 @@ def test_a_claim_the_lineup_cannot_test_is_not_applicable_and_decides_nothing(cl
     assert rows.loc["strategy_order", "outcome"] == "not applicable"
     assert "collector does not play in this lineup (random)" in rows.loc["strategy_order", "reason"]
     assert rows.loc["length_mean", "outcome"] == "pass" and r.outcome == "pass" and r.exit_code == 0
-    assert any("does not apply to this lineup" in f and "collector" in f for f in r.findings)
+    assert any("does not apply to this lineup" in f and "collector" in f for f in r.findings["text"])
     res = cli("check", path, "--junit", tmp_path / "j.xml", "-o", tmp_path / "rep", "--threads", 1)
     assert res.exit_code == 0 and "NOT APPLICABLE" in res.output, res.output
     root = ET.parse(tmp_path / "j.xml").getroot()
@@ -208,4 +208,4 @@ def test_a_scenario_without_claims_plays_one_look_and_passes(tmp_path):
     path.write_text('game = "spooky_tower"\ngames = 50000\n')
     r = check(path, threads=1)
     assert r.scenarios[0].results.tallies.games == 1000 and len(r.claims) == 0
-    assert r.exit_code == 0 and r.findings[0].startswith("No scenario holds a [checks] table")
+    assert r.exit_code == 0 and r.findings["text"][0].startswith("No scenario holds a [checks] table")

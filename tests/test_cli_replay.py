@@ -32,7 +32,7 @@ def test_replay_takes_the_options_of_run(cli):
     assert res.exit_code == 0, res.output
     sc = load_scenario(SPOOKY, players=4, strategy={"name": "collector"}, seat_rotation=False,
                        **{"rules.flip_scope": "building"})
-    assert res.output.splitlines() == list(narrate_jsonl(replay(sc, 3, 2)))
+    assert res.stdout.splitlines() == list(narrate_jsonl(replay(sc, 3, 2)))
     assert json.loads(res.stdout.splitlines()[0])["strategies"] == ["collector"] * 4
 
 

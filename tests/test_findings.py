@@ -156,3 +156,48 @@ def test_the_unfinished_finding_says_how_the_unfinished_games_ended():
     saved = t.to_dict()
     assert Tallies.from_dict(saved).unfinished_ends == t.unfinished_ends
     assert "unfinished_ends" not in balance.simulate(games=100, progress=False).tallies.to_dict()
+
+
+# --- one form everywhere -------------------------------------------------------------------------------------------
+
+def _one_form(found, as_dict: dict | None = None) -> None:
+    """A result's ``findings``: a DataFrame of the shared columns, one sentence a row, its numbers as floats; the
+    JSON keeps the sentences as a list."""
+    import pandas as pd
+
+    from balance.stats.findings import COLUMNS
+    assert isinstance(found, pd.DataFrame) and list(found.columns) == COLUMNS and len(found) > 0
+    assert all(isinstance(x, str) and x for x in found["text"]) and all(isinstance(x, str) and x for x in found["kind"])
+    assert all(found[c].dtype.kind == "f" for c in COLUMNS[2:])
+    stated = found.dropna(subset=["estimate", "ci_low", "ci_high"])
+    assert ((stated["ci_low"] <= stated["estimate"] + 1e-12) & (stated["estimate"] <= stated["ci_high"] + 1e-12)).all()
+    if as_dict is not None:
+        assert as_dict["findings"] == list(found["text"])
+
+
+@pytest.mark.parametrize("game", sorted(balance.games.registry()))
+def test_every_result_gives_its_findings_in_one_form(game):
+    spec = balance.games.get_game(game)
+    base = load_scenario(None, game=game, games=400, seed=5)
+    two = list(spec.strategies)[:2]
+    kw = {"games": 400, "threads": 1}
+    r = balance.simulate(base, progress=False, contrasts=False, threads=1)
+    _one_form(r.findings)
+    assert list(r.findings["weight"]) == sorted(r.findings["weight"], reverse=True)
+    c = balance.compare(base, sets={"strategy": two[1]}, **kw)
+    _one_form(c.findings, c.to_dict())
+    assert "difference" in set(c.findings["kind"]) and c.findings["weight"].isna().all()
+    s = balance.sweep(base, {"strategy": two}, **kw)
+    _one_form(s.findings, s.to_dict())
+    assert {"cells_differ"} <= set(s.findings["kind"])
+    t = balance.tournament(base.to_dict(), ",".join(two), games=200, threads=1)
+    _one_form(t.findings, t.to_dict())
+    assert set(t.findings["kind"]) & {"strongest", "no_clear_extreme"}
+    report = balance.check([f"scenarios/{game}.toml"], games=1000, threads=1)
+    _one_form(report.findings, report.to_dict())
+
+
+def test_the_card_study_gives_its_findings_in_one_form():
+    v = balance.cards(load_scenario(None, games=300), games=300, threads=1)
+    _one_form(v.findings, v.to_dict())
+    assert v.findings["kind"][0] == "note" and len(set(v.findings["kind"]) - {"note"}) > 0

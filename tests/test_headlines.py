@@ -184,19 +184,21 @@ def test_a_tournament_calls_no_strategy_the_strongest_when_the_next_cannot_be_to
     coop = _tournament(True, {"strategy": ["skeleton_farmer", "climber", "deck_thinner"],
                               "team_win_rate": [0.592, 0.583, 0.50], "ci_low": [0.584, 0.575, 0.49],
                               "ci_high": [0.599, 0.591, 0.51], "teams": 3}, tables)
-    text = findings(coop)
+    text = [f.text for f in findings(coop)]
+    assert findings(coop)[0].kind == "no_clear_extreme"
     assert "makes the strongest teams" not in text[0] and "No strategy makes clearly the strongest teams" in text[0]
     assert "climber: 58.3%" in text[0] and "the best team is" not in text[1]
     apart = _tournament(True, {"strategy": ["skeleton_farmer", "climber", "deck_thinner"],
                                "team_win_rate": [0.70, 0.583, 0.50], "ci_low": [0.692, 0.575, 0.49],
                                "ci_high": [0.708, 0.591, 0.51], "teams": 3}, tables)
-    assert findings(apart)[0].startswith("skeleton_farmer makes the strongest teams")
+    assert findings(apart)[0].text.startswith("skeleton_farmer makes the strongest teams")
+    assert findings(apart)[0].kind == "strongest" and findings(apart)[0].estimate == 0.70
     # competitive: plain 95% intervals apart (0.280 > 0.275), but not once adjusted for the 5 strategies
     comp = _tournament(False, {"strategy": list("abcde"), "rating": [0.30, 0.255, 0.0, -0.2, -0.36],
                                "ci_low": [0.28, 0.235, -0.02, -0.22, -0.38],
                                "ci_high": [0.32, 0.275, 0.02, -0.18, -0.34],
                                "win_rate": [0.4, 0.38, 0.3, 0.25, 0.2]})
-    text = findings(comp)
+    text = [f.text for f in findings(comp)]
     assert "is the strongest" not in text[0] and "b: +0.26" in text[0] and "none is clearly the strongest" in text[0]
     assert text[1].startswith("e is the weakest (rating -0.36)")
 
@@ -215,7 +217,7 @@ def test_cards_say_which_removal_changes_a_metric_the_most_only_when_it_stands_a
                         kind="length", a=48.0)
         t["b"] = t["a"] + t["diff"]
         v = CardValues(t.assign(pairing_gain=1.0, games=1000), "Building", {})
-        return v.findings()[1]
+        return v.findings["text"][1]
     runs = 150
     moved = sum("No Building's removal changes mean turns beyond chance" not in said(np.zeros(12))
                 for _ in range(runs))
@@ -232,7 +234,9 @@ def test_a_sweep_calls_no_cell_the_highest_when_others_reach_it():
                       "value": [0.592, 0.583, 0.40], "value_lo": [0.584, 0.575, 0.39], "value_hi": [0.600, 0.591, 0.41],
                       "diff": [0.0, -0.009, -0.192], "diff_lo": [0.0, -0.012, -0.195], "diff_hi": [0.0, -0.006, -0.189],
                       "games": 10_000})
-    text = Sweep(t, ["players"], {}).findings()[0]
+    found = Sweep(t, ["players"], {}).findings
+    text = found["text"][0]
+    assert found["kind"][0] == "no_clear_extreme" and found["estimate"][0] == 0.592
     assert text.startswith("The highest team win rate of the 3 cells as played: players=2 (59.20%; 95% CI adjusted")
     assert "1 other (players=3: 58.30%) cannot be told apart from it" in text
 

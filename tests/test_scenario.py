@@ -280,7 +280,7 @@ def test_strategy_override_replaces_seats_and_tables_merge():
 def test_bad_override_is_an_error_naming_the_override():
     with pytest.raises(ScenarioError) as err:
         load_scenario(DEFAULT_FILE, players=5)
-    assert str(err.value) == (f"{DEFAULT_FILE} (override): players: out of range "
+    assert str(err.value) == (f"{DEFAULT_FILE} (keyword players=5): players: out of range "
                               f"(got 5; allowed: an integer from 2 to 4)")
 
 

@@ -35,7 +35,7 @@ def test_a_against_a_gives_exactly_zero_differences():
     assert (plain["diff_lo"] == 0).all() and (plain["diff_hi"] == 0).all()
     spread = c.table.set_index("metric").loc["seat_spread"]     # bounded over every pair of seats: contains 0
     assert spread["diff_lo"] <= 0 == spread["diff_hi"]
-    assert "exactly the same games" in " ".join(c.findings())
+    assert "exactly the same games" in " ".join(c.findings["text"])
 
 
 def test_a_against_a_for_a_cooperative_game():
@@ -153,7 +153,7 @@ def test_cards_removing_a_building_empties_its_ghosts():
     assert t["card"].nunique() == 12
     own = t[(t["card"] == "value 12") & (t["metric"] == "ghosts[value 12]")].iloc[0]
     assert own["b"] == 0 and own["a"] > 0 and own["diff_hi"] < 0
-    assert "Causal" in v.findings()[0]
+    assert "Causal" in v.findings["text"][0]
     assert _a_figure_of_its_own(v.plot.cards)
 
 
@@ -266,7 +266,7 @@ def test_every_group_run_reports_is_in_compare_and_sweep(game):
         assert (g["group"] == name).all() and {"label", "measure", "a", "b", "diff", "diff_lo", "diff_hi"} <= set(g)
         assert any(title.startswith(f"Per {name}") for title in c.display_tables()) or \
             not ((g["diff_lo"] > 0) | (g["diff_hi"] < 0)).any()
-        assert any(f.startswith(f"Per {name}:") for f in c.findings())
+        assert any(f.startswith(f"Per {name}:") for f in c.findings["text"])
     s = sweep(path, {k: [False, True] if v is True else ["hard", "easy"] for k, v in key.items()}, games=games,
               threads=1)
     cell0 = {(r.group, r.label, r.measure): r.value for r in s.table[s.table["cell"] == 0].dropna(subset=["group"])

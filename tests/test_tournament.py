@@ -72,7 +72,7 @@ def test_cooperative_tournament_rates_teams():
     assert t.matrix.loc["climber", "deck_thinner"] == t.matrix.loc["deck_thinner", "climber"]
     row = t.tables.set_index("table").loc["climber + deck_thinner"]
     assert row["games"] == 400 and 0 <= row["win_rate"] <= 1
-    assert "team_win_rate" in t.ratings and "makes the strongest teams" in t.findings[0]
+    assert "team_win_rate" in t.ratings and "makes the strongest teams" in t.findings["text"][0]
 
 
 @pytest.mark.parametrize("args, words", [

@@ -119,9 +119,12 @@ class CheckReport:
         return EXIT_CODES[self.outcome]
 
     @property
-    def findings(self) -> list[str]:
+    def findings(self) -> pd.DataFrame:
+        """What to read first, in order, with the columns of every result's findings (kind, text, estimate, ci_low,
+        ci_high, weight; ``stats.findings.COLUMNS``)."""
+        from ..stats.findings import frame
         from .text import findings
-        return findings(self)
+        return frame(findings(self))
 
     @property
     def plot(self):
@@ -143,7 +146,7 @@ class CheckReport:
     def to_dict(self) -> dict:
         from ..results import json_safe
         return json_safe({"outcome": self.outcome, "exit_code": self.exit_code, "alpha": self.alpha,
-                          "findings": self.findings, "claims": self.claims.to_dict(orient="records"),
+                          "findings": list(self.findings["text"]), "claims": self.claims.to_dict(orient="records"),
                           "baseline": self.baseline.to_dict(orient="records"), **self.meta})
 
 

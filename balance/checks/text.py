@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 import pandas as pd
 
 from ..results import text_table
+from ..stats.findings import Finding, said
 
 _WORD = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE", "not applicable": "NOT APPLICABLE"}
 _NA = "not applicable"
@@ -23,28 +24,32 @@ def evidence(row) -> str:
             f"{_value(row.key, row.ci_high)}; {row.games:,} games)")
 
 
-def findings(report) -> list[str]:
-    """Plain words first: what failed, what could not be decided, what held, what moved against the baseline."""
+def findings(report) -> list[Finding]:
+    """Plain words first: what failed (kind ``fail``), what could not be decided (``inconclusive``), each with the
+    claim's estimate and anytime-valid interval; what does not apply (``not_applicable``), what held (``held``: how
+    many), no claims at all (``no_claims``), what moved against the baseline (``baseline``: how many)."""
     out = []
     claims = report.claims
     for row in claims.itertuples():
         if row.outcome == "fail":
-            out.append(f"{row.scenario}: the claim \"{row.claim}\" is false: {evidence(row)}.")
+            out.append(said("fail", f"{row.scenario}: the claim \"{row.claim}\" is false: {evidence(row)}.",
+                            row.estimate, row.ci_low, row.ci_high))
     for row in claims.itertuples():
         if row.outcome == "inconclusive":
-            out.append(f"{row.scenario}: \"{row.claim}\" could not be decided: {evidence(row)}; the interval still "
-                       "reaches both sides of the bound. More games (-n), or a bound further from the estimate, "
-                       "would decide it.")
+            out.append(said("inconclusive", f"{row.scenario}: \"{row.claim}\" could not be decided: {evidence(row)}; "
+                            "the interval still reaches both sides of the bound. More games (-n), or a bound further "
+                            "from the estimate, would decide it.", row.estimate, row.ci_low, row.ci_high))
     for row in claims.itertuples():
         if row.outcome == _NA:
-            out.append(f"{row.scenario}: \"{row.claim}\" does not apply to this lineup, so it was not decided: "
-                       f"{row.reason}.")
+            out.append(said("not_applicable", f"{row.scenario}: \"{row.claim}\" does not apply to this lineup, so it "
+                            f"was not decided: {row.reason}."))
     held = claims[claims["outcome"] == "pass"]
     if len(held):
-        out.append(f"{len(held)} of {len(claims)} claims hold, each decided with an anytime-valid 95% interval "
-                   f"(at most {int(held['games'].max()):,} games).")
+        out.append(said("held", f"{len(held)} of {len(claims)} claims hold, each decided with an anytime-valid 95% "
+                        f"interval (at most {int(held['games'].max()):,} games).", len(held)))
     if not len(claims):
-        out.append("No scenario holds a [checks] table: nothing was claimed, so nothing was decided.")
+        out.append(said("no_claims", "No scenario holds a [checks] table: nothing was claimed, so nothing was "
+                        "decided."))
     base = report.baseline
     if len(base):
         moved = base[base["moved"] != ""]
@@ -52,10 +57,10 @@ def findings(report) -> list[str]:
             several = base["scenario"].nunique() > 1
             words = "; ".join(f"{r.metric}{f' ({r.scenario})' if several else ''} {r.moved} by {_delta(r)}"
                               for r in moved.itertuples())
-            out.append(f"{len(moved)} of {len(base)} metrics moved significantly against the baseline (Holm-adjusted "
-                       f"p < {report.alpha:g}): {words}.")
+            out.append(said("baseline", f"{len(moved)} of {len(base)} metrics moved significantly against the "
+                            f"baseline (Holm-adjusted p < {report.alpha:g}): {words}.", len(moved)))
         else:
-            out.append(f"None of {len(base)} metrics moved significantly against the baseline.")
+            out.append(said("baseline", f"None of {len(base)} metrics moved significantly against the baseline.", 0))
     return out
 
 
@@ -86,7 +91,7 @@ def baseline_display(base: pd.DataFrame) -> pd.DataFrame:
 
 
 def summary(report) -> str:
-    lines = ["Findings"] + [f"  {i}. {t}" for i, t in enumerate(report.findings, 1)]
+    lines = ["Findings"] + [f"  {i}. {t}" for i, t in enumerate(report.findings["text"], 1)]
     for s in report.scenarios:
         lines += ["", f"{s.name}: {_WORD[s.outcome] if len(s.claims) else 'no claims'} "
                       f"({s.results.tallies.games:,} games played)"]
@@ -111,7 +116,7 @@ def _md_table(df: pd.DataFrame) -> list[str]:
 def markdown(report) -> str:
     """A Markdown summary for a CI job summary ($GITHUB_STEP_SUMMARY)."""
     lines = [f"## balance check: {_WORD[report.outcome]}", "", "### Findings", ""]
-    lines += [f"{i}. {t}" for i, t in enumerate(report.findings, 1)]
+    lines += [f"{i}. {t}" for i, t in enumerate(report.findings["text"], 1)]
     for s in report.scenarios:
         lines += ["", f"### {s.name}: {_WORD[s.outcome] if len(s.claims) else 'no claims'}", ""]
         if len(s.claims):

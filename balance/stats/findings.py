@@ -34,6 +34,25 @@ class Finding:
     weight: float       # how strongly it asks to be read: size, times clarity
 
 
+# The columns of every result's ``findings`` DataFrame (Results, Comparison, Sweep, CardValues, Tournament,
+# CheckReport): what kind of finding, its sentence, the number it states with its 95% interval as the sentence gives
+# it (adjusted for the groups it was picked from where it says so; NaN where it states none), and its weight (a
+# run's findings are sorted by it; NaN where the findings come in the order to read them, as a study's do).
+COLUMNS = ["kind", "text", "estimate", "ci_low", "ci_high", "weight"]
+NAN = float("nan")
+
+
+def said(kind: str, text: str, estimate: float = NAN, ci_low: float = NAN, ci_high: float = NAN) -> Finding:
+    """A finding read in its place rather than by weight (a study's, a tournament's, a check's)."""
+    return Finding(kind, text, float(estimate), float(ci_low), float(ci_high), NAN)
+
+
+def frame(found: list[Finding]) -> pd.DataFrame:
+    """Findings as every result's ``findings`` gives them: one row each, in order, the columns :data:`COLUMNS`."""
+    return pd.DataFrame([vars(f) for f in found], columns=COLUMNS).astype(
+        {"kind": object, "text": object, "estimate": float, "ci_low": float, "ci_high": float, "weight": float})
+
+
 def _pp(x: float) -> str:
     return f"{100 * x:.1f}"
 

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..stats.extremes import pick_extreme, widen
+from ..stats.findings import Finding, said
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .study import Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_value, is_rate, new_figure, notes
 
@@ -71,11 +72,13 @@ class CardValues(Study):
                  + ", ".join(f"{m} {v}" for m, v in base.items()) + ")")
         return {title: pd.DataFrame(rows)}
 
-    def findings(self) -> list[str]:
+    def _findings(self) -> list[Finding]:
         """Per metric, the card whose removal changes it the most. Every card's interval is widened for the number
         of cards (``stats.extremes``): "beyond chance" is beyond those intervals, and a card is said to change the
-        metric the most only when its interval of the size of the change lies above every other card's."""
-        out = [CAUSAL_NOTE]
+        metric the most (kind ``largest_change``) only when its interval of the size of the change lies above every
+        other card's (else ``no_clear_extreme``; ``no_change`` when no card's removal changes it beyond chance). The
+        estimate is the change, with its widened interval; the first finding (``note``) says what "causal" means."""
+        out = [said("note", CAUSAL_NOTE)]
         for m in self.metrics:
             t = self.table[self.table["metric"] == m]
             if t.empty:
@@ -88,22 +91,24 @@ class CardValues(Study):
             moved = int(((lo > 0) | (hi < 0)).sum())
             family = f"95% intervals adjusted for the {e.k} {self.item}s"
             if not moved:
-                out.append(f"No {self.item}'s removal changes {what} beyond chance ({family}).")
+                out.append(said("no_change", f"No {self.item}'s removal changes {what} beyond chance ({family})."))
                 continue
             r = t.iloc[e.index]
             i = e.index
             if not (lo[i] > 0 or hi[i] < 0):        # the largest estimate is not itself beyond chance
-                out.append(f"{moved} of {len(t)} {self.item}s change {what} beyond chance ({family}); none is "
-                           "clearly the largest change.")
+                out.append(said("no_clear_extreme", f"{moved} of {len(t)} {self.item}s change {what} beyond chance "
+                                f"({family}); none is clearly the largest change."))
                 continue
             names = [f"{c}: {fmt_diff(kind, d)}" for c, d in zip(t["card"], t["diff"])]
             head = (f"Removing {self.item} {r['card']} changes {what} the most" if e.clear else
                     f"Removing {self.item} {r['card']} changes {what} by the largest amount of the {e.k}")
-            out.append(f"{head}: {fmt_value(kind, r['a'])} with it, {fmt_value(kind, r['b'])} without "
-                       f"({fmt_diff(kind, r['diff'])}{u}; 95% CI adjusted for the {e.k} {self.item}s: "
-                       f"{fmt_diff(kind, lo[i])} to {fmt_diff(kind, hi[i])})"
-                       + ("" if e.clear else f", but {e.rivals_text(names)}")
-                       + f"; {moved} of {len(t)} {self.item}s change it beyond chance ({family}).")
+            out.append(said("largest_change" if e.clear else "no_clear_extreme",
+                            f"{head}: {fmt_value(kind, r['a'])} with it, {fmt_value(kind, r['b'])} without "
+                            f"({fmt_diff(kind, r['diff'])}{u}; 95% CI adjusted for the {e.k} {self.item}s: "
+                            f"{fmt_diff(kind, lo[i])} to {fmt_diff(kind, hi[i])})"
+                            + ("" if e.clear else f", but {e.rivals_text(names)}")
+                            + f"; {moved} of {len(t)} {self.item}s change it beyond chance ({family}).",
+                            r["diff"], lo[i], hi[i]))
         return out
 
     def figures(self) -> dict:

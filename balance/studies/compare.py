@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..stats.extremes import family_z, widen
+from ..stats.findings import Finding, said
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import DEFAULT_ALPHA, SequentialTest, parse_question
 from .groups import WIN
@@ -18,7 +19,7 @@ from .study import (GROUP_KINDS, MANY_LABELS, Study, as_scenario, describe_metri
 
 class Comparison(Study):
     """A against B: ``table`` (one row per metric: a, b, diff, diff_lo, diff_hi, pairing_gain, ...), ``decision``
-    (sequential mode), ``findings()``, ``summary()``, ``plot.differences()``, ``write_report(dir)``."""
+    (sequential mode), ``findings``, ``summary()``, ``plot.differences()``, ``write_report(dir)``."""
 
     kind = "compare"
 
@@ -100,16 +101,21 @@ class Comparison(Study):
                                              "games": f"{d['games']:,}"}])
         return out
 
-    def findings(self) -> list[str]:
+    def _findings(self) -> list[Finding]:
+        """The answer to the question (kind ``question``), each metric that changed beyond chance and the team's and
+        the spread's (``difference``: B minus A with its interval), what the pairing saved (``pairing_gain``: the
+        variance ratio), each of the game's groups (``group``: its clearest change) and the item counters that
+        changed most (``item_difference``)."""
         out = []
         if self.decision:
             d = self.decision
             word = {"yes": "Yes", "no": "No", "inconclusive": "Not decided"}[d["answer"]]
-            out.append(f"{word}: {d['question']} (estimate {d['estimate']:+.4f}, anytime-valid 95% bounds "
-                       f"{d['lo']:+.4f} to {d['hi']:+.4f}, after {d['games']:,} games of each). {d['guarantee']}.")
+            out.append(said("question", f"{word}: {d['question']} (estimate {d['estimate']:+.4f}, anytime-valid 95% "
+                            f"bounds {d['lo']:+.4f} to {d['hi']:+.4f}, after {d['games']:,} games of each). "
+                            f"{d['guarantee']}.", d["estimate"], d["lo"], d["hi"]))
         core = self.core
         if (core["diff"] == 0).all() and (core["diff_sd"] == 0).all():
-            out.append("A and B played exactly the same games: every difference is 0.")
+            out.append(said("identical", "A and B played exactly the same games: every difference is 0.", 0, 0, 0))
             return out
         for _, r in core.iterrows():
             if r["kind"] in ("team", "spread") or (r["diff_lo"] > 0 or r["diff_hi"] < 0):
@@ -117,27 +123,28 @@ class Comparison(Study):
         gains = core[(core["kind"].isin(["seat", "team"])) & np.isfinite(core["pairing_gain"])]["pairing_gain"]
         if len(gains):
             g, n = float(gains.median()), int(core["games"].iloc[0])
-            out.append(f"Pairing A and B on common random numbers made the win-rate differences {g:.1f} times more "
-                       f"precise (in variance) than independent runs: those would have needed about "
-                       f"{int(round(g * n)):,} games of each scenario instead of {n:,}.")
+            out.append(said("pairing_gain", f"Pairing A and B on common random numbers made the win-rate differences "
+                            f"{g:.1f} times more precise (in variance) than independent runs: those would have "
+                            f"needed about {int(round(g * n)):,} games of each scenario instead of {n:,}.", g))
         for name in self.group_names:
             out.append(self._group_sentence(name))
         for _, r in self.changed_items(3).iterrows():
             out.append(self._sentence(r, self.item_family))
         return out
 
-    def _group_sentence(self, name: str) -> str:
+    def _group_sentence(self, name: str) -> Finding:
         win, moved = self._group_wins(name)
         text = (f"Per {name}: {len(moved)} of {len(win)} win rates changed beyond chance (paired 95% intervals"
                 + (", and about 1 in 20 would by chance alone)" if len(win) >= 20 else ")"))
-        if len(moved):
-            r = moved.iloc[0]
-            text += (f"; the clearest: {r['label']}, {fmt_value('group', r['a'])} in A and "
-                     f"{fmt_value('group', r['b'])} in B ({fmt_diff('group', r['diff'])} points, 95% CI "
-                     f"{fmt_diff('group', r['diff_lo'])} to {fmt_diff('group', r['diff_hi'])})")
-        return text + "."
+        if not len(moved):
+            return said("group", text + ".")
+        r = moved.iloc[0]
+        text += (f"; the clearest: {r['label']}, {fmt_value('group', r['a'])} in A and "
+                 f"{fmt_value('group', r['b'])} in B ({fmt_diff('group', r['diff'])} points, 95% CI "
+                 f"{fmt_diff('group', r['diff_lo'])} to {fmt_diff('group', r['diff_hi'])})")
+        return said("group", text + ".", r["diff"], r["diff_lo"], r["diff_hi"])
 
-    def _sentence(self, r, family: int = 1) -> str:
+    def _sentence(self, r, family: int = 1) -> Finding:
         """One metric in words; ``family``: the metrics it was picked from (its interval is adjusted for them)."""
         k = r["kind"]
         what = describe_metric(r["metric"], k)
@@ -145,9 +152,10 @@ class Comparison(Study):
         sig = lo > 0 or hi < 0
         u = " points" if is_rate(k) else ""
         ci = "95% CI" if family == 1 else f"95% CI adjusted for the {family:,} item counters:"
-        return (f"{what[0].upper()}{what[1:]}: {fmt_value(k, r['a'])} in A, {fmt_value(k, r['b'])} in B, a change "
-                f"of {fmt_diff(k, r['diff'])}{u} ({ci} {fmt_diff(k, lo)} to {fmt_diff(k, hi)})"
-                + ("" if sig else ", within what chance alone gives") + ".")
+        return said("difference" if family == 1 else "item_difference",
+                    f"{what[0].upper()}{what[1:]}: {fmt_value(k, r['a'])} in A, {fmt_value(k, r['b'])} in B, a "
+                    f"change of {fmt_diff(k, r['diff'])}{u} ({ci} {fmt_diff(k, lo)} to {fmt_diff(k, hi)})"
+                    + ("" if sig else ", within what chance alone gives") + ".", r["diff"], lo, hi)
 
     def figures(self) -> dict:
         return {"differences": self.plot.differences}

@@ -13,6 +13,7 @@ import pandas as pd
 from ..outputs import atomic_directory
 from ..results import json_safe
 from ..scenario import Scenario, load_scenario
+from ..stats.findings import Finding, frame
 
 RATES = ("seat", "team", "victory", "spread", "group")    # metrics that are proportions: shown in % and points
 GROUP_KINDS = ("group", "group_mean")     # the game's own groups (per hero, per tower): a win rate, then means
@@ -125,13 +126,19 @@ def group_rows(table: pd.DataFrame, name: str) -> pd.DataFrame:
 
 
 class Study:
-    """Base of Comparison, Sweep and CardValues: ``title``, ``findings()``, ``display_tables()``, ``figures()``,
-    ``meta``; gives ``summary()``, ``to_dict()`` and ``write_report()``."""
+    """Base of Comparison, Sweep and CardValues: ``title``, ``_findings()``, ``display_tables()``, ``figures()``,
+    ``meta``; gives ``findings``, ``summary()``, ``to_dict()`` and ``write_report()``."""
 
     kind = "study"
     meta: dict
 
-    def findings(self) -> list[str]:
+    @property
+    def findings(self) -> pd.DataFrame:
+        """What to read first, in order: one row a finding, with the columns of every result's findings (kind,
+        text, estimate, ci_low, ci_high, weight; ``stats.findings.COLUMNS``)."""
+        return frame(self._findings())
+
+    def _findings(self) -> list[Finding]:
         raise NotImplementedError
 
     def display_tables(self) -> dict[str, pd.DataFrame]:
@@ -148,7 +155,7 @@ class Study:
         lines = [self.heading(), "=" * min(100, len(self.heading()))]
         lines += [f"Note: {n}" for n in self.meta.get("notes", ())]       # what the scenarios' loader did
         lines += ["", "Findings"]
-        for i, text in enumerate(self.findings(), 1):
+        for i, text in enumerate(self.findings["text"], 1):
             lines += _wrap(f"{i:>3}. {text}", "     ")
         for title, df in self.display_tables().items():
             lines += ["", title, df.to_string(index=False)]
@@ -158,12 +165,12 @@ class Study:
         return self.summary()
 
     def _repr_html_(self) -> str:
-        items = "".join(f"<li>{t}</li>" for t in self.findings())
+        items = "".join(f"<li>{t}</li>" for t in self.findings["text"])
         return f"<p>{self.heading()}</p><ol>{items}</ol>" + "".join(
             f"<h4>{t}</h4>{df.to_html(index=False)}" for t, df in self.display_tables().items())
 
     def to_dict(self) -> dict:
-        return json_safe({"kind": self.kind, "findings": self.findings(), "meta": self.meta,
+        return json_safe({"kind": self.kind, "findings": list(self.findings["text"]), "meta": self.meta,
                           **{name: df.to_dict(orient="records") for name, df in self.frames().items()}})
 
     def frames(self) -> dict[str, pd.DataFrame]:
@@ -187,7 +194,7 @@ class Study:
                    for k, v in self.meta.items() if k not in ("heading", "timing") and not isinstance(v, (dict, list))]
         details += [(f"timing: {k}", v) for k, v in (self.meta.get("timing") or {}).items()]
         context = {"title": self.meta.get("title", self.kind), "kind": self.kind, "heading": self.heading(),
-                   "findings": self.findings(), "tables": tables, "details": details,
+                   "findings": list(self.findings["text"]), "tables": tables, "details": details,
                    "notes": list(self.meta.get("notes", ()))}
         with atomic_directory(out_dir, self.report_files()) as tmp:
             figures = []

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..stats.extremes import family_z, pick_extreme, widen
+from ..stats.findings import Finding, said
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import fixed_bounds
 from .groups import WIN
@@ -98,7 +99,10 @@ class Sweep(Study):
             out[title] = df
         return out
 
-    def findings(self) -> list[str]:
+    def _findings(self) -> list[Finding]:
+        """Per primary metric, the best cell (``best_cell`` when the data separate it from the rest, else
+        ``no_clear_extreme``: its value with the interval adjusted for the cells) and how many cells differ from
+        the first (``cells_differ``: the largest such change, if any); then each of the game's groups (``group``)."""
         out = []
         for metric in self.primary:
             t = self.table[self.table["metric"] == metric]
@@ -124,21 +128,27 @@ class Sweep(Study):
                         "no cell is called the smallest beyond chance")
             else:
                 head = f"The {word} of the {e.k} cells as played: {best}, but {e.rivals_text(names)}"
-            out.append(f"{head}; at the other end {worst}.")
+            out.append(said("best_cell" if e.clear else "no_clear_extreme", f"{head}; at the other end {worst}.",
+                            e.value, e.lo, e.hi))
             others = max(len(t) - 1, 1)
-            lo, hi = widen(t["diff"], t["diff_lo"], t["diff_hi"], family_z(others))
-            moved = t[(t["cell"] > 0) & ((lo > 0) | (hi < 0))]
+            lo, hi = (np.asarray(x, dtype=float) for x in widen(t["diff"], t["diff_lo"], t["diff_hi"],
+                                                                family_z(others)))
+            at = np.flatnonzero((t["cell"].to_numpy() > 0) & ((lo > 0) | (hi < 0)))     # the cells that moved
             u = " points" if is_rate(kind) else ""
             family = "" if others == 1 else f", adjusted for the {others} cells"
-            out.append(f"{len(moved)} of {len(t) - 1} cells differ from the first ({self._cell(t.iloc[0])}) in "
-                       f"{metric} beyond chance (paired 95% intervals of the difference{family})" +
-                       (f"; the largest change is {fmt_diff(kind, moved.loc[moved['diff'].abs().idxmax(), 'diff'])}"
-                        f"{u}." if len(moved) else "."))
+            text = (f"{len(at)} of {len(t) - 1} cells differ from the first ({self._cell(t.iloc[0])}) in {metric} "
+                    f"beyond chance (paired 95% intervals of the difference{family})")
+            if not len(at):
+                out.append(said("cells_differ", text + "."))
+                continue
+            j = at[np.argmax(np.abs(t["diff"].to_numpy()[at]))]        # the largest change, with its interval
+            out.append(said("cells_differ", f"{text}; the largest change is {fmt_diff(kind, t['diff'].iloc[j])}{u}.",
+                            t["diff"].iloc[j], lo[j], hi[j]))
         for name in self.group_names:
             out.append(self._group_sentence(name))
         return out
 
-    def _group_sentence(self, name: str) -> str:
+    def _group_sentence(self, name: str) -> Finding:
         win = self.group(name)
         win = win[(win["measure"] == WIN) & (win["cell"] > 0)]
         n_labels = win["label"].nunique()
@@ -146,12 +156,13 @@ class Sweep(Study):
         text = (f"Per {name}: {moved['label'].nunique()} of the {n_labels} win rates differ from the first cell's "
                 f"in some cell beyond chance (paired 95% intervals"
                 + (", and about 1 in 20 comparisons would by chance alone)" if len(win) >= 20 else ")"))
-        if len(moved):
-            z = (moved["diff"] / (moved["diff_hi"] - moved["diff_lo"])).abs()       # in standard errors, halved
-            r = moved.loc[z.idxmax()]
-            text += (f"; the clearest: {r['label']} at {self._cell(r)}, {fmt_diff('group', r['diff'])} points "
-                     f"(95% CI {fmt_diff('group', r['diff_lo'])} to {fmt_diff('group', r['diff_hi'])})")
-        return text + "."
+        if not len(moved):
+            return said("group", text + ".")
+        z = (moved["diff"] / (moved["diff_hi"] - moved["diff_lo"])).abs()       # in standard errors, halved
+        r = moved.loc[z.idxmax()]
+        text += (f"; the clearest: {r['label']} at {self._cell(r)}, {fmt_diff('group', r['diff'])} points "
+                 f"(95% CI {fmt_diff('group', r['diff_lo'])} to {fmt_diff('group', r['diff_hi'])})")
+        return said("group", text + ".", r["diff"], r["diff_lo"], r["diff_hi"])
 
     def _cell(self, row) -> str:
         return ", ".join(f"{k}={row[k]}" for k in self.keys)
