@@ -103,3 +103,20 @@ def test_save_png_writes_what_savefig_writes():
         getattr(r.plot, name)().savefig(want, format="png", dpi=100)
         save_png(getattr(r.plot, name)(), got)
         assert got.getvalue() == want.getvalue(), name
+
+
+def test_group_bars_are_one_collection_per_counter_at_the_tables_values():
+    r = aggregate(GAMES, [3001])
+    fig = r.plot.cards()
+    top = fig.axes[0]
+    df = r.cards
+    shown = [c for c in r.tallies.counter_names if np.nansum(df[f"{c}_per_game"]) > 0]
+    assert not top.patches and len(top.collections) == len(shown) == 3
+    width = 0.8 / len(shown)
+    for c, (name, bars) in enumerate(zip(shown, top.collections)):
+        boxes = np.array([p.vertices[:4] for p in bars.get_paths()])
+        centre = (boxes[:, 0, 0] + boxes[:, 2, 0]) / 2
+        assert centre == pytest.approx(np.arange(len(df)) + (c - (len(shown) - 1) / 2) * width)
+        assert boxes[:, 2, 0] - boxes[:, 0, 0] == pytest.approx(width)
+        assert boxes[:, 1, 1] == pytest.approx(df[f"{name}_per_game"].to_numpy()) and not boxes[:, 0, 1].any()
+    assert [t.get_text() for t in top.get_legend().get_texts()] == shown
