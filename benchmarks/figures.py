@@ -38,10 +38,12 @@ def studies(path: str, games: int, threads):
     from balance.scenario import load_scenario
     sc = load_scenario(path)
     found = []
+    strategies = ",".join(list(sc.spec().strategies)[:3])
     plays = {"sweep": lambda: balance.sweep(path, {"seed": [1, 2, 3]}, games=games, threads=threads),
-             "compare": lambda: balance.compare(path, sets={"seed": 2}, games=games, threads=threads),
+             "compare": lambda: balance.compare(path, sets={"seats.0.strategy": "random"}, games=games,
+                                                threads=threads),
              "cards": lambda: balance.cards(path, games=games, threads=threads),
-             "tournament": lambda: balance.tournament(path, games=games, threads=threads),
+             "tournament": lambda: balance.tournament(path, strategies, games=games, threads=threads),
              "check": lambda: balance.check(path, games=games, threads=threads)}
     for kind, play in plays.items():
         if kind == "check" and not sc.checks:
