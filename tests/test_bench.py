@@ -41,3 +41,14 @@ def test_report_speed_times_every_figure_the_report_writes():
     got = report_speed(sc, games=200, threads=1)
     assert got.games == 200 and got.play_s > 0 and got.write_s >= sum(got.figures.values()) > 0
     assert list(got.figures) == run(sc, RunOptions(threads=1, progress=False)).plot.available()
+
+
+def test_a_runs_speed_line_counts_the_games_its_contrast_variants_played(cli):
+    """A Climbing Tower run plays its two contrast variants, as many games each, after its own: its speed line
+    (the scenario's games and simulation time) says so, so its games/s is not read as the whole command's."""
+    res = cli("run", SCENARIOS / "climbing_tower.toml", "-n", 500, "--threads", 1)
+    assert res.exit_code == 0, res.output
+    line = next(x for x in res.output.splitlines() if x.startswith("Played 500 games"))
+    assert re.search(r"; then 1,000 games of 2 contrast variants in \d+\.\d\d s$", line), line
+    res = cli("run", SCENARIOS / "climbing_tower.toml", "-n", 500, "--threads", 1, "--no-contrasts")
+    assert "contrast" not in next(x for x in res.output.splitlines() if x.startswith("Played 500 games"))
