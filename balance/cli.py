@@ -408,14 +408,18 @@ def show_map(scenario, level):
 @click.option("--cold/--no-cold", default=True, show_default=True,
               help="Also time the kernel's compile into a fresh Numba cache, in a new process (what a first run "
                    "pays; tens of seconds).")
-def bench(scenario, games, reference_games, players, threads, cold):
+@click.option("--report-games", type=click.IntRange(min=0), default=20_000, show_default=True,
+              help="Games of the timed report (its games, then its tables, figures and files); 0: no report.")
+def bench(scenario, games, reference_games, players, threads, cold, report_games):
     """Measure kernel games per second against the reference engine and a no-rules floor (information only), on
-    the same seeds, and the kernel's cold compile time."""
+    the same seeds; a whole run against the kernel; a report's games, figures and files; and the kernel's cold
+    compile time."""
     from .bench import benchmark
 
     name_options(players)
     sc = _load(scenario, players=players)
-    click.echo(benchmark(sc, games=games, reference_games=reference_games, threads=threads, cold=cold).to_text())
+    click.echo(benchmark(sc, games=games, reference_games=reference_games, threads=threads, cold=cold,
+                         report_games=report_games).to_text())
 
 
 @main.command()

@@ -10,6 +10,7 @@ the team's win rate; a competitive game has no single rate to compare and plays 
 """
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 from .results import Results
@@ -47,6 +48,7 @@ def play(results: Results, scenario: Scenario, options) -> Results:
         return results
     plain = replace(options, keep_games=0, target_ci=None, checkpoint=None, resume=None, contrasts=False)
     records = []
+    started = time.perf_counter()
     for contrast, label, sets, variant in found:
         variant = load_scenario(variant.to_dict(), games=results.tallies.games)
         played = run(variant, plain)
@@ -55,4 +57,7 @@ def play(results: Results, scenario: Scenario, options) -> Results:
         t = played.tallies
         records.append({"name": contrast.name, "label": label, "doc": contrast.doc, "sets": sets, "games": t.games,
                         "wins": int(t.seat_wins[0]), "scenario_hash": variant.hash()})
-    return results.with_contrasts(records)
+    # what the variants cost beside the run's own games (a run's wall and games/s are the scenario's alone)
+    timing = dict(results.meta.get("timing") or {}, contrast_games=sum(r["games"] for r in records),
+                  contrasts_s=round(time.perf_counter() - started, 3))
+    return results.with_contrasts(records, timing)

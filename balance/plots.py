@@ -5,11 +5,15 @@ figure state leaks between calls, and nothing needs a display. Save one with ``f
 """
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
+from matplotlib import cbook
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.ticker import MaxNLocator
 
 from .stats.intervals import wilson
@@ -66,8 +70,68 @@ def _file(name: str) -> str:
 
 
 def _caption(fig: Figure, r: Results, name: str) -> Figure:
-    fig.suptitle(caption(r, name), fontsize="small", wrap=True)
+    title = fig.suptitle(caption(r, name), fontsize="small")
+    title.set_text(wrapped(title, fig.bbox.width))
     return fig
+
+
+def wrapped(text, width: float) -> str:
+    """The string of the Text artist ``text`` broken into lines of at most ``width`` pixels, at the spaces where
+    matplotlib's ``wrap=True`` breaks it (the most words whose rendered width fits, a word alone when none does),
+    found by bisection: ``wrap=True`` measures every prefix of a line, again at each layout pass and each draw, and
+    a measurement shapes the text anew (about 0.1 ms a character), which made a figure's caption cost more than
+    its data."""
+    renderer = text.get_figure(root=True).canvas.get_renderer()
+    font = text.get_fontproperties()
+
+    def fits(words) -> bool:
+        line = " ".join(words)
+        w = renderer.get_text_width_height_descent(line, font, ismath=cbook.is_math_text(line))[0]
+        return math.ceil(w) <= width
+
+    lines = []
+    for paragraph in text.get_text().split("\n"):
+        words = paragraph.split(" ")
+        while words:
+            lo, hi = 1, len(words)          # words[:lo] is a line (one word always is); find the most that fit
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if fits(words[:mid]):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            lines.append(" ".join(words[:lo]))
+            words = words[lo:]
+    return "\n".join(lines)
+
+
+def save_png(fig: Figure, path, dpi: int = 100) -> None:
+    """Write ``fig`` as PNG at ``dpi``, the bytes ``fig.savefig(path, dpi=dpi)`` writes, laid out and drawn once:
+    savefig lays a constrained-layout figure out in a dry draw and again in the draw it prints. The figure keeps
+    that layout (it no longer adapts to a new size)."""
+    engine = fig.get_layout_engine()
+    if not isinstance(engine, ConstrainedLayoutEngine) or not isinstance(fig.canvas, FigureCanvasAgg):
+        fig.savefig(path, dpi=dpi)
+        return
+    fig.set_dpi(dpi)
+    engine.execute(fig)
+    fig.set_layout_engine("none")
+    fig.canvas.print_png(path)
+
+
+def _bars(ax, left, width: float, low, high, color: str, label: str) -> PolyCollection:
+    """Bars ``width`` wide from ``left``, from ``low`` to ``high`` (a NaN: no bar), as ``ax.bar`` draws them (no
+    edge, no margin below zero) but as one collection: ``ax.bar`` makes a patch a bar, and updates the axes'
+    limits and draws each on its own, which made hundreds of bars the larger part of a figure's time."""
+    left, low, high = np.broadcast_arrays(*(np.asarray(v, float) for v in (left, low, high)))
+    keep = ~(np.isnan(low) | np.isnan(high))
+    left, low, high = left[keep], low[keep], high[keep]
+    boxes = np.stack([np.column_stack(corner) for corner in ((left, low), (left, high), (left + width, high),
+                                                             (left + width, low))], axis=1)
+    bars = PolyCollection(boxes, facecolors=color, linewidths=0, label=label)
+    bars.sticky_edges.y.append(0)
+    ax.add_collection(bars)
+    return bars
 
 
 def _fair_share(r: Results) -> float:
@@ -104,14 +168,21 @@ def lengths(r: Results) -> Figure:
         if len(total):
             x = total.length.to_numpy()
             bottom = np.zeros(len(x))
+            fills = []
             for kind in r.tallies.victory_names:
                 h = r._hist(which, kind)[x]
                 if h.sum():
-                    ax.bar(x, h, bottom=bottom, width=1.0, label=kind)
+                    # a bar of width 1 per length with games of this kind, stacked on the kinds below: a game
+                    # capped at 2,000 turns has that many lengths
+                    at = np.nonzero(h)[0]
+                    fills.append(_bars(ax, x[at] - 0.5, 1.0, bottom[at], bottom[at] + h[at], f"C{len(fills)}", kind))
                     bottom += h
             row = r.lengths.set_index("measure").loc[which]
-            ax.axvline(row["median"], color="black", lw=1, ls=":", label=f"median {row['median']:.0f}")
-            ax.legend(fontsize="small")
+            median = ax.axvline(row["median"], color="black", lw=1, ls=":", label=f"median {row['median']:.0f}")
+            # in the upper corner over the lower bars: loc="best" weighs every bar against each place it tries
+            right = x > (x[0] + x[-1]) / 2
+            taller_right = bottom[right].max(initial=0) > bottom[~right].max(initial=0)
+            ax.legend(handles=[median, *fills], fontsize="small", loc="upper left" if taller_right else "upper right")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(which)
         ax.set_ylabel("games")
@@ -153,7 +224,7 @@ def group(r: Results, name: str | None = None) -> Figure:
     shown = [c for c in g.counter_names if np.nansum(df[f"{c}_per_game"]) > 0]   # a counter never counted: no bars
     width = 0.8 / max(len(shown), 1)
     for c, cname in enumerate(shown):
-        top.bar(x + (c - (len(shown) - 1) / 2) * width, df[f"{cname}_per_game"], width, label=cname)
+        _bars(top, x + (c - len(shown) / 2) * width, width, 0.0, df[f"{cname}_per_game"].to_numpy(), f"C{c}", cname)
     top.set_ylabel("per game")
     if shown:
         top.legend(fontsize="small", ncols=len(shown), loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)

@@ -257,9 +257,11 @@ class Results:
         records = self.meta.get("contrasts")
         return _team.contrast_frame(self.tallies, records) if records else pd.DataFrame()
 
-    def with_contrasts(self, records: list[dict]) -> Results:
-        """These results with the contrast variants' records (``balance.contrasts.play``) in the meta."""
-        return Results(self.tallies, meta=dict(self.meta, contrasts=records), games=self.games)
+    def with_contrasts(self, records: list[dict], timing: dict | None = None) -> Results:
+        """These results with the contrast variants' records (``balance.contrasts.play``) in the meta, and the
+        timing that counts their games."""
+        meta = dict(self.meta, contrasts=records) | ({"timing": timing} if timing is not None else {})
+        return Results(self.tallies, meta=meta, games=self.games)
 
     @property
     def headline_titles(self) -> tuple[str, str]:
@@ -455,9 +457,13 @@ class Results:
         played = self.tallies.games - t.get("resumed_games", 0)
         resumed = (f"Resumed from a checkpoint of {t['resumed_games']:,} games; played "
                    f"{played:,} more" if "resumed_games" in t else f"Played {played:,}")
+        variants = len(self.meta.get("contrasts") or ())
+        more = (f"; then {t['contrast_games']:,} games of {variants} contrast variant{'' if variants == 1 else 's'} "
+                f"in {t['contrasts_s']:.2f} s") if variants and "contrasts_s" in t else ""
         return (f"{resumed} games in {t.get('simulate_s', float('nan')):.2f} s of simulation "
                 f"({speed} on {threads} thread{'' if threads == 1 else 's'}); "
-                f"compile/load {t.get('compile_s', float('nan')):.2f} s, wall {t.get('wall_s', float('nan')):.2f} s")
+                f"compile/load {t.get('compile_s', float('nan')):.2f} s, wall {t.get('wall_s', float('nan')):.2f} s"
+                + more)
 
     def target_line(self) -> str:
         """Whether a --target-ci run reached its precision, and after how many games."""

@@ -6,13 +6,14 @@ from __future__ import annotations
 import base64
 import json
 import os
+import time
 from pathlib import Path
 
 import jinja2
 import pandas as pd
 
 from ..outputs import atomic_directory
-from ..plots import caption
+from ..plots import caption, save_png
 from ..display import file_name, is_number_column
 from ..results import Results
 from .columns import ASSOCIATION, column_note
@@ -73,13 +74,29 @@ CARDS_NOTE = ("Causal, unlike the association tables above: each card's effect r
               "the change with its paired 95% interval.")
 
 
+def _png(folder: Path, name: str, draw, timings: dict | None) -> str:
+    """Draw a figure, write it as ``<name>.png`` into ``folder`` and return the file base64-encoded; with
+    ``timings``, the seconds it took go in under ``name``."""
+    t = time.perf_counter()
+    fig = draw()
+    save_png(fig, folder / f"{name}.png")
+    if fig.canvas.manager is not None:          # a pyplot figure (a study's): pyplot holds it until closed
+        import matplotlib.pyplot as plt
+        plt.close(fig)
+    data = base64.b64encode((folder / f"{name}.png").read_bytes()).decode("ascii")
+    if timings is not None:
+        timings[name] = time.perf_counter() - t
+    return data
+
+
 def write_report(results: Results, out_dir: str | os.PathLike,
-                 assumptions: list[tuple[str, str, str]] = (), cards=None) -> Path:
+                 assumptions: list[tuple[str, str, str]] = (), cards=None, timings: dict | None = None) -> Path:
     """Write the report folder ``out_dir`` and return the path of its ``index.html``.
 
     ``assumptions`` are the (setting, value, reason) rows in force for this run (rules the rulebook leaves open).
     ``cards``: a ``balance.studies.cards`` result (``balance report --cards``), shown as its own section, table and
     figure, after the run's tables.
+    ``timings``: a dict that gets the seconds each figure took to draw and write, by figure name.
     Everything is written to a temporary folder beside ``out_dir`` and moved into place only when complete; an
     existing ``out_dir`` is replaced only then, and an error leaves neither a partial report nor the temporary folder.
     An existing ``out_dir`` that holds anything but report files is refused (``outputs.OutputDirError``), untouched.
@@ -122,15 +139,11 @@ def write_report(results: Results, out_dir: str | os.PathLike,
             df.to_csv(tmp / file, index=False)
         figures = []
         for name in results.plot.available():
-            fig = getattr(results.plot, name)()
-            fig.savefig(tmp / f"{name}.png", dpi=100)
-            data = base64.b64encode((tmp / f"{name}.png").read_bytes()).decode("ascii")
+            data = _png(tmp, name, getattr(results.plot, name), timings)
             figures.append({"name": name, "title": name.replace("_", " ").capitalize(), "data": data,
                             "caption": caption(results, name)})
         for name, draw in card_figures.items():
-            fig = draw()
-            fig.savefig(tmp / f"{name}.png", dpi=100)
-            data = base64.b64encode((tmp / f"{name}.png").read_bytes()).decode("ascii")
+            data = _png(tmp, name, draw, timings)
             figures.append({"name": name, "title": "Card values (causal)", "data": data, "caption": CARDS_NOTE})
         html = _ENV.get_template("report.html.j2").render(context | {"figures": figures})
         (tmp / "index.html").write_text(html, encoding="utf-8")

@@ -2,12 +2,11 @@
 figures, findings in plain words first, written atomically into one folder as ``write_report`` does."""
 from __future__ import annotations
 
-import base64
 import os
 from pathlib import Path
 
 from ..outputs import atomic_directory
-from . import _ENV, _table
+from . import _ENV, _png, _table
 
 
 def files(figures) -> tuple[str, ...]:
@@ -23,9 +22,7 @@ def write_study_report(out_dir: str | os.PathLike, *, title: str, heading: str, 
     with atomic_directory(out_dir, own) as tmp:
         figures = []
         for name in plots.available():
-            fig = getattr(plots, name)()
-            fig.savefig(tmp / f"{name}.png", dpi=100)
-            data = base64.b64encode((tmp / f"{name}.png").read_bytes()).decode("ascii")
+            data = _png(tmp, name, getattr(plots, name), None)
             figures.append({"name": name, "title": name.replace("_", " ").capitalize(), "data": data})
         html = _ENV.get_template("study.html.j2").render(
             title=title, heading=heading, findings=findings, tables=[_table(t, df) for t, df in sections],
