@@ -76,7 +76,7 @@ def test_a_broken_map_is_one_line_naming_the_scenario_key_and_the_map(cli, tmp_p
 def test_replay_narrates_a_game_with_the_map(cli):
     res = cli("replay", SCENARIO, "--seed", 3)
     assert res.exit_code == 0
-    out = res.output
+    out = res.stdout
     assert out.startswith("The Haunted Tower, seed 3, game 0: fighter (seat 0) plays monster_hunter")
     for needle in ("Round 1:", "Turn 1:", "movement points", "turns over a ", " chit: ", "  = ",
                    "chits left: Tower 1", "[level 1]", "The game ends"):
