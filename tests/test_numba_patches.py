@@ -21,13 +21,26 @@ ROOT = HERE.parent
 GAMES = 300
 
 
-def outputs(tmp_path: Path, switch: str) -> dict:
-    """tests/patch_outputs.py in a new process with BALANCE_NUMBA_PATCHES=`switch` and an empty Numba cache."""
-    env = dict(os.environ, BALANCE_NUMBA_PATCHES=switch, NUMBA_CACHE_DIR=str(tmp_path / f"cache-{switch}"))
-    done = subprocess.run([sys.executable, str(HERE / "patch_outputs.py"), str(GAMES)], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=1800)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.splitlines()[-1])
+def outputs(tmp_path: Path, *switches: str) -> list[dict]:
+    """tests/patch_outputs.py with BALANCE_NUMBA_PATCHES set to each of `switches`, each in a new process with an
+    empty Numba cache, the processes side by side (each compile runs on one core)."""
+    running = []
+    for switch in switches:
+        env = dict(os.environ, BALANCE_NUMBA_PATCHES=switch, NUMBA_CACHE_DIR=str(tmp_path / f"cache-{switch}"))
+        running.append(subprocess.Popen([sys.executable, str(HERE / "patch_outputs.py"), str(GAMES)], env=env,
+                                        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    try:
+        out = []
+        for process in running:
+            stdout, stderr = process.communicate(timeout=1800)
+            assert process.returncode == 0, stderr[-3000:]
+            out.append(json.loads(stdout.splitlines()[-1]))
+        return out
+    finally:
+        for process in running:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
 
 
 def test_every_shipped_scenario_plays_the_same_games_with_and_without_the_patches(tmp_path):
@@ -35,7 +48,7 @@ def test_every_shipped_scenario_plays_the_same_games_with_and_without_the_patche
     embedded default no file repeats), every game's kernel compiled into an empty cache with the patches and
     without them. The patches are forced on (BALANCE_NUMBA_PATCHES=1), so that this also tests them on a Numba
     they were not yet verified on."""
-    on, off = outputs(tmp_path, "1"), outputs(tmp_path, "0")
+    on, off = outputs(tmp_path, "1", "0")
     assert on["patches"] is True and off["patches"] is False
     assert set(on["compile_s"]) == {"spooky_tower", "haunted_tower", "climbing_tower"}
     assert set(on["scenarios"]) == set(off["scenarios"])
