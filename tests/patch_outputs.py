@@ -1,7 +1,7 @@
 """What every game's kernel computes, as digests: run in a new process with its own Numba cache, once with Numba's
 compile patches (``balance/_numba_patches``) and once without, by ``test_numba_patches.py``.
 
-``python tests/patch_outputs.py GAMES`` prints one JSON object: whether the patches were on, and for every shipped
+``python tests/patch_outputs.py GAMES [GAME ...]`` (only those games' scenarios, where named) prints one JSON object: whether the patches were on, and for every shipped
 scenario (``balance.agreement.shipped``: each file in ``scenarios/`` and each game's embedded default no file
 repeats) the SHA-1 of each output array of its first GAMES games (``run_chunk``, as ``balance run`` plays them), for
 its own seed and for the next seed (a control: a different game must give a different digest); and the seconds
@@ -29,7 +29,7 @@ def digests(chunk: dict) -> dict[str, str]:
     return out
 
 
-def main(n_games: int) -> dict:
+def main(n_games: int, games: tuple[str, ...] = ()) -> dict:
     from balance import _jit  # noqa: F401 - the patches are applied (or not) when the rule decorators load
     from balance import _numba_patches
     from balance.agreement import shipped
@@ -37,6 +37,8 @@ def main(n_games: int) -> dict:
     result = {"patches": _numba_patches.ACTIVE, "scenarios": {}, "compile_s": {}}
     for label, scenario in shipped(ROOT / "scenarios"):
         spec = scenario.spec()
+        if games and spec.name not in games:
+            continue
         compiled = spec.compile_scenario(scenario)
         kept = {}
         for name, seed in (("seed", scenario.seed), ("next_seed", scenario.seed + 1)):
@@ -51,4 +53,4 @@ def main(n_games: int) -> dict:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
-    print(json.dumps(main(int(sys.argv[1]))))
+    print(json.dumps(main(int(sys.argv[1]), tuple(sys.argv[2:]))))
