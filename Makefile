@@ -2,13 +2,14 @@
 #   make run    builds .venv, plays the embedded default scenario, prints its results and writes its report
 #   make test   builds .venv, adds the test extras and runs the whole suite
 #   make mutants  the mutation score: the suite against each curated bug (docs/testing.md)
+#   make agreement  kernel against reference engine on 10,000 games of each game, as the shipped scenarios run
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 # A fresh Numba cache for tests and CI, so a stale compiled kernel can never hide a change.
 TEST_CACHE ?= $(CURDIR)/.numba_cache/test-$(shell date +%s%N)
 
-.PHONY: run test bench mutants clean venv
+.PHONY: run test bench mutants agreement clean venv
 
 # Running needs only the package; the test extras (pytest, hypothesis, Jupyter) go in only for `make test`.
 # The pip that comes with Python 3.11 installs the package as it is (an upgrade of pip first cost 2.6 s of a
@@ -49,6 +50,11 @@ test: $(VENV)/.test-extras
 # (tens of minutes; see docs/testing.md). MUTANTS="--game spooky_tower --only id1,id2" narrows it.
 mutants: $(VENV)/.test-extras
 	$(BIN)/python mutants/run.py $(MUTANTS)
+
+# Not part of `make test`: the kernel against the reference engine on 10,000 games of each game, played as the
+# shipped scenarios run them, on both cores (docs/testing.md). AGREEMENT="-n 50 --game spooky_tower" narrows it.
+agreement: $(BIN)/balance
+	$(BIN)/python benchmarks/agreement.py $(AGREEMENT)
 
 bench: $(BIN)/balance
 	$(BIN)/balance bench

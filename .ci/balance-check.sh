@@ -5,9 +5,10 @@
 #   .ci/balance-check.sh BASE [OUT]
 #
 # BASE: the commit to compare with (a pull request's base, a push's previous head); empty, all zeros or unknown
-# means every scenario. A scenario counts as changed when its file changed, when it extends a changed file, or when
-# anything under balance/ changed (the rules themselves). OUT (default balance-ci/) receives summary.md (also
-# appended to $GITHUB_STEP_SUMMARY when set), junit.xml, check.json, and reports/<scenario>/ from `balance report`.
+# means every scenario. A scenario counts as changed when anything under balance/ changed (the rules themselves), or
+# when `balance affected` lists it: its file, a file its `extends` chain reads (at any depth) or a file it loads (a
+# map) changed, or it no longer loads. OUT (default balance-ci/) receives summary.md (also appended to
+# $GITHUB_STEP_SUMMARY when set), junit.xml, check.json, and reports/<scenario>/ from `balance report`.
 # The exit code is balance check's: 0 every claim passes, 1 one fails, 3 one is inconclusive, 2 bad input.
 # BALANCE names the command (default: balance).
 set -uo pipefail
@@ -22,13 +23,8 @@ if [[ -z "$base" || "$base" =~ ^0+$ ]] || ! git cat-file -e "${base}^{commit}" 2
 elif [[ -n "$(git diff --name-only "$base" HEAD -- balance/)" ]]; then
     changed="$all"
 else
-    changed=$(git diff --name-only --diff-filter=d "$base" HEAD -- 'scenarios/*.toml' | sort)
-    for f in $all; do                       # a scenario that extends a changed file changed too
-        for c in $changed; do
-            if grep -Eq "^extends *= *\"$(basename "$c")\"" "$f"; then changed="$changed"$'\n'"$f"; fi
-        done
-    done
-    changed=$(printf '%s\n' $changed | sort -u)
+    # shellcheck disable=SC2086
+    changed=$(git diff --name-only "$base" HEAD | "$balance" affected $all) || exit 2
 fi
 
 if [[ -z "${changed//[[:space:]]/}" ]]; then

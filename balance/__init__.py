@@ -12,9 +12,6 @@ from ._threads import configure as _configure_threads
 _configure_cache()  # before anything imports numba
 _configure_threads()  # before Numba loads its threading layer
 
-from . import games  # noqa: E402
-from .scenario import Scenario, ScenarioError, load_scenario  # noqa: E402
-
 __version__ = "0.1.0"
 __all__ = ["simulate", "compare", "sweep", "cards", "tournament", "check", "load_scenario", "Results", "Scenario",
            "ScenarioError", "games", "__version__"]
@@ -23,8 +20,16 @@ __all__ = ["simulate", "compare", "sweep", "cards", "tournament", "check", "load
 def __getattr__(name: str):
     """``balance.simulate`` and ``balance.Results``, ``balance.compare``, ``balance.sweep`` and ``balance.cards``
     (:mod:`balance.studies`), ``balance.tournament`` (:mod:`balance.tournaments`) and ``balance.check``
-    (:mod:`balance.checks`), imported when first used: ``import balance`` stays quick, and compiling a kernel
-    (:mod:`balance.warm`) needs neither pandas nor matplotlib."""
+    (:mod:`balance.checks`), ``balance.games``, ``balance.load_scenario``, ``balance.Scenario`` and
+    ``balance.ScenarioError``, each imported when first used: ``import balance`` imports neither numpy nor pydantic,
+    so that the command line answers ``--help`` at once and a Ctrl-C while it starts is one line, and compiling a
+    kernel (:mod:`balance.warm`) needs neither pandas nor matplotlib."""
+    if name == "games":
+        import importlib
+        return importlib.import_module(".games", __name__)
+    if name in ("Scenario", "ScenarioError", "load_scenario"):
+        from . import scenario
+        return getattr(scenario, name)
     if name == "simulate":
         from .api import simulate
         return simulate

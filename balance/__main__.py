@@ -1,4 +1,4 @@
 """`python -m balance` is the `balance` command."""
-from .cli import main
+from .entry import main
 
 main()

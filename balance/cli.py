@@ -4,44 +4,67 @@ from __future__ import annotations
 import json
 import os
 import sys
+import typing
 from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
+from .defaults import DEFAULT_CHUNK
+from .layers import name_override, override_names
+from .notice import compile_notice, notice_mode
 from .outputs import OutputDirError, check_output_dir
-from .runner import DEFAULT_CHUNK, compile_notice, show_progress
-from .scenario import ScenarioError, load_scenario
+
+# The command line imports numpy, pandas, Numba and the scenario model only inside the commands that need them, so
+# that `balance --help` and a usage error answer at once, and a command loads its scenario (numpy and pydantic only)
+# before the runner, pandas or Numba, so that a bad scenario does too (tests/test_entry.py holds it to that).
 
 SCENARIO_HELP = "Scenario TOML file; omit it for the embedded default (Spooky Tower, public card list)."
 
 
 def _fail(message: str, code: int = 2):
-    click.echo(f"error: {message}", err=True)
+    """Each line of ``message`` (a ScenarioError has one for each problem it found) as ``error: LINE``, then exit."""
+    for line in message.splitlines() or [""]:
+        click.echo(f"error: {line}", err=True)
     sys.exit(code)
 
 
 SET_HELP = ("Change one setting, KEY=VALUE, as a file that extends the scenario would (repeatable): "
-            "components.buildings.12.ghost_worth=1, rules.flip_scope=building, seats.2.strategy=collector. "
-            "VALUE is read as TOML (12, 1.5, true, [1, 2]), else as text.")
+            "components.buildings.12.ghost_worth=1, rules.flip_scope=building, seats.2.strategy=collector, "
+            "players=3, strategy=collector. VALUE is read as TOML (12, 1.5, true, [1, 2]), else as text.")
 
 
 def set_option(f):
     return click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help=SET_HELP)(f)
 
 
-def _sets(sets) -> dict:
-    """--set KEY=VALUE pairs as dotted overrides for load_scenario."""
+def _sets(sets, option: str = "--set") -> dict:
+    """--set KEY=VALUE pairs as dotted overrides for load_scenario; a top-level key (players, strategy) as
+    ``"KEY."``, which the loader lays over in a layer named after the --set (so it never collides with --players).
+    Each is named ``OPTION KEY`` for the loader's errors (``--set players``)."""
     from .layers import parse_value
     out = {}
     for item in sets or ():
         key, eq, text = item.partition("=")
         if not eq or not key.strip():
-            _fail(f"--set {item!r}: not KEY=VALUE (allowed: a dotted key, '=', a value, such as "
+            _fail(f"{option} {item!r}: not KEY=VALUE (allowed: a dotted key, '=', a value, such as "
                   "rules.flip_scope=building)")
         key = key.strip()
-        out[key if "." in key else f"{key}."] = parse_value(text.strip())
+        given = key if "." in key else f"{key}."
+        out[given] = parse_value(text.strip())
+        name_override(given, out[given], f"{option} {key}")
     return out
+
+
+def name_options(players=None, games=None, seed=None, strategy=None, seat_rotation=None) -> None:
+    """Name the command's options that become scenario overrides, so that an error in one names the option
+    (``scenarios/x.toml (--players 9): players: out of range ...``) and not a Python keyword."""
+    for key, value, name in (("players", players, f"--players {players}"), ("games", games, f"-n {games}"),
+                             ("seed", seed, f"--seed {seed}"),
+                             ("strategy", {"name": strategy} if strategy else None, f"--strategy {strategy}"),
+                             ("seat_rotation", seat_rotation, "--rotate" if seat_rotation else "--no-rotate")):
+        if value is not None:
+            name_override(key, value, name)
 
 
 def folder_name(name: str) -> str:
@@ -51,10 +74,25 @@ def folder_name(name: str) -> str:
 
 
 def _load(scenario, sets=(), **overrides):
+    from .scenario import ScenarioError, load_scenario
     try:
         return load_scenario(scenario, **overrides, **_sets(sets))
     except ScenarioError as err:
         _fail(str(err))
+
+
+def _load_run(scenario, sets=(), players=None, strategy=None, seat_rotation=None, **overrides):
+    """The scenario as `run` plays it: the file, then --players, --strategy, --rotate and --set laid over it."""
+    name_options(players, overrides.get("games"), overrides.get("seed"), strategy, seat_rotation)
+    return _load(scenario, sets, players=players, seat_rotation=seat_rotation,
+                 strategy={"name": strategy} if strategy else None, **overrides)
+
+
+def scenario_options(f):
+    """The scenario argument and the options that change it, as `run` takes them (`replay` and `show` too, so that a
+    game of a run is replayed with the run's own options)."""
+    f = set_option(options(PLAYERS_OPTION, STRATEGY_OPTION, ROTATE_OPTION)(f))
+    return click.argument("scenario", required=False, type=click.Path(dir_okay=False))(f)
 
 
 def _check_out(out_dir, files) -> None:
@@ -83,6 +121,9 @@ def options(*opts):
 
 
 PLAYERS_OPTION = click.option("--players", type=int, help="Number of players (default: the scenario's).")
+STRATEGY_OPTION = click.option("--strategy", help="Play this strategy in every seat, with its default parameters.")
+ROTATE_OPTION = click.option("--rotate/--no-rotate", "seat_rotation", default=None,
+                             help="Rotate the lineup through the seats (default: the scenario's).")
 THREADS_OPTION = click.option("--threads", type=click.IntRange(min=1),
                               help="Worker threads (default: all cores).")
 CHUNK_SIZE_OPTION = click.option("--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK,
@@ -129,9 +170,8 @@ def run_options(f):
                      help="Games to play (default: the scenario's). Not with --target-ci, which decides it."),
         click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed (default: the scenario's)."),
         PLAYERS_OPTION,
-        click.option("--strategy", help="Play this strategy in every seat, with its default parameters."),
-        click.option("--rotate/--no-rotate", "seat_rotation", default=None,
-                     help="Rotate the lineup through the seats (default: the scenario's)."),
+        STRATEGY_OPTION,
+        ROTATE_OPTION,
         THREADS_OPTION,
         CHUNK_SIZE_OPTION,
         click.option("--target-ci", type=click.FloatRange(min=1e-5, max=1.0),
@@ -155,13 +195,12 @@ def run_options(f):
 def _simulate(scenario, games, seed, players, strategy, seat_rotation, threads, chunk_size, target_ci, max_games,
               sets=(), keep_games=0, checkpoint=None, resume=None, contrasts=True, executor="local", scheduler=None,
               workers=None):
-    from .runner import CheckpointError, RunOptions, run
-
     if games is not None and target_ci is not None:
         _fail(f"-n/--games {games} with --target-ci {target_ci}: give one of them (allowed: -n for a fixed number "
               "of games, or --target-ci, with --max-games as its limit)")
-    sc = _load(scenario, sets, games=games, seed=seed, players=players, seat_rotation=seat_rotation,
-               strategy={"name": strategy} if strategy else None)
+    sc = _load_run(scenario, sets, players, strategy, seat_rotation, games=games, seed=seed)
+    from .runner import CheckpointError, RunOptions, run      # after the scenario: a bad one fails before Numba loads
+    from .scenario import ScenarioError
     with dask_client(executor, scheduler, workers) as client:
         try:
             return run(sc, RunOptions(threads=threads, chunk_size=chunk_size, keep_games=keep_games,
@@ -176,7 +215,8 @@ class _OneLineErrors(click.Group):
 
     def main(self, *args, **kwargs):
         try:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            with override_names():      # an error in an option's override names the option (name_options)
+                return super().main(*args, standalone_mode=False, **kwargs)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
         except click.exceptions.Abort:          # Ctrl-C before any game finished (while loading or compiling)
@@ -190,6 +230,40 @@ class _OneLineErrors(click.Group):
             message = " ".join(err.format_message().split())
             click.echo(f"error: {where}{message} (see --help)", err=True)
             sys.exit(err.exit_code)
+        except BrokenPipeError:         # `balance ... | head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
+        except Exception as err:        # noqa: BLE001 - a bug in balance: one line, never a traceback
+            if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+                raise
+            _internal_error(err)
+
+
+DEBUG_ENV = "BALANCE_DEBUG"         # set (to anything but 0): an internal error shows its traceback
+INTERNAL_ERROR = 70                 # the exit code of an internal error (sysexits' EX_SOFTWARE)
+
+
+def _internal_error(err: Exception) -> typing.NoReturn:
+    """An exception no command expected: one line saying what happened and what to send in a bug report, and exit
+    code 70. A disagreement of the two engines names its scenario, seed and game, and the commands that show them."""
+    from .games import EngineDisagreement
+    if isinstance(err, EngineDisagreement):
+        from .runner import replay_args
+        try:
+            args = replay_args(err.scenario)
+        except Exception:       # noqa: BLE001 - the report must come out whatever else is wrong
+            args = None
+        args = "SCENARIO" if args is None else args
+        what = str(err)
+        replay = f"balance replay {args} --seed {err.seed} --game {err.game}".replace("  ", " ")
+        send = f"the command `{replay}` and the output of `{f'balance show {args}'.strip()}`"
+    else:
+        what = f"{type(err).__name__}: {err}"
+        send = "the command you ran and the output of `balance show` with its scenario and options"
+    what = " ".join(what.split())
+    click.echo(f"internal error (a bug in balance, not in your input): {what}. Please report it with {send}; "
+               f"{DEBUG_ENV}=1 shows the traceback.", err=True)
+    sys.exit(INTERNAL_ERROR)
 
 
 @click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
@@ -209,9 +283,8 @@ def main():
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 def run(scenario, out_dir, as_json, **kw):
     """Play a scenario's games and print seat win rates, victory kinds, lengths and card values."""
-    from .results import Results
-
     if out_dir:
+        from .results import Results
         _check_out(out_dir, Results.FILES)
     results = _simulate(scenario, **kw)
     if as_json:
@@ -245,9 +318,8 @@ def run(scenario, out_dir, as_json, **kw):
                    "the same games) and add the causal card values to the report.")
 def report(scenario, out_dir, with_cards, **kw):
     """Play a scenario and write an HTML report, a Markdown summary and PNG plots."""
-    from .report import files_for, write_report
-
     sc = _load(scenario, kw.get("sets"))
+    from .report import files_for, write_report
     if out_dir is None:
         out_dir = Path("reports") / folder_name(sc.name)
     _check_out(out_dir, files_for(sc))
@@ -275,29 +347,29 @@ def report(scenario, out_dir, with_cards, **kw):
 
 
 @main.command()
-@click.argument("scenario", required=False, type=click.Path(dir_okay=False))
-@set_option
-def show(scenario, sets):
-    """Print the scenario resolved in full: every default filled in, exactly what would run."""
-    click.echo(_load(scenario, sets).to_toml(), nl=False)
+@scenario_options
+def show(scenario, sets, **lineup):
+    """Print the scenario resolved in full: every default filled in, exactly what would run (with the options given,
+    as `run` takes them)."""
+    click.echo(_load_run(scenario, sets, **lineup).to_toml(), nl=False)
 
 
 @main.command()
-@click.argument("scenario", required=False, type=click.Path(dir_okay=False))
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed (default: the scenario's).")
 @click.option("--game", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Game index within the run.")
-@PLAYERS_OPTION
+@scenario_options
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,
               help="Readable English, or one JSON event per line.")
-def replay(scenario, seed, game, players, fmt):
-    """Narrate one game, move by move, as the kernel and the reference engine both play it."""
-    sc = _load(scenario, seed=seed, players=players)
+def replay(scenario, seed, game, sets, fmt, **lineup):
+    """Narrate one game of a run, move by move, as the kernel and the reference engine both play it; the scenario's
+    options as `run` takes them."""
+    sc = _load_run(scenario, sets, **lineup)
     spec = sc.spec()
     if spec.replay is None:
         _fail(f"{spec.name}: no replay for this game yet")
-    with compile_notice(spec.title, show_progress(None)):
-        played = spec.replay(sc, sc.seed, game)
+    with compile_notice(spec.title, notice_mode(None)):
+        played = spec.replay(sc, sc.seed if seed is None else seed, game)
     try:
         if fmt == "jsonl":
             for line in spec.narrate_jsonl(played):
@@ -344,6 +416,7 @@ def bench(scenario, games, reference_games, players, threads, cold, report_games
     compile time."""
     from .bench import benchmark
 
+    name_options(players)
     sc = _load(scenario, players=players)
     click.echo(benchmark(sc, games=games, reference_games=reference_games, threads=threads, cold=cold,
                          report_games=report_games).to_text())
@@ -355,7 +428,8 @@ def games():
     from .games import registry
 
     for spec in registry().values():
-        click.echo(f"{spec.name}: {spec.title}, {spec.min_players}-{spec.max_players} players")
+        lo, hi = spec.min_players, spec.max_players
+        click.echo(f"{spec.name}: {spec.title}, {lo if lo == hi else f'{lo}-{hi}'} players")
         click.echo("  strategies:")
         for st in spec.strategies.values():
             click.echo(f"    {st.name}: {st.doc}")

@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 
 from .cli import (CHUNK_SIZE_OPTION, EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out,
-                  _fail, _sets, _write_failed, dask_client, options, set_option)
-from .scenario import ScenarioError
+                  _fail, _sets, _write_failed, dask_client, name_options, options, set_option)
+from .layers import name_override
 
 
 def check_options(f):
@@ -65,9 +65,11 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
     claim passes; 1: one fails; 3: none fails but one is inconclusive at the cap; 2: bad input."""
     from .checks.run import check as run_check
     from .report.study import files
+    from .scenario import ScenarioError
 
     if out_dir:
         _check_out(out_dir, files(("claims", "baseline")))
+    name_options(players, games, seed)
     try:
         report = run_check(list(scenarios), games=games, seed=seed, players=players, threads=threads,
                            chunk_size=chunk_size, target_ci=target_ci, alpha=alpha, baseline=baseline,
@@ -92,8 +94,9 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
                      for s in report.scenarios if s.baseline is not None]
         try:
             index = write_study_report(out_dir, title=f"balance check: {report.outcome.upper()}",
-                                       heading=", ".join(s.name for s in report.scenarios), findings=report.findings,
-                                       sections=sections, plots=report.plot, markdown=report.to_markdown(),
+                                       heading=", ".join(s.name for s in report.scenarios),
+                                       findings=list(report.findings["text"]), sections=sections,
+                                       plots=report.plot, markdown=report.to_markdown(),
                                        possible_figures=("claims", "baseline"))
         except (OSError, ValueError) as err:
             _write_failed(out_dir, err)
@@ -119,6 +122,7 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
     per table from 1,000 until every variant's win-rate interval (co-operative games: every team's) is at most W
     wide. A competitive game's variants get Bradley-Terry ratings; a co-operative game's the mean team win rate."""
     from .report.study import files
+    from .scenario import ScenarioError
     from .tournaments import tournament as play
 
     if games is not None and target_ci is not None:
@@ -126,6 +130,8 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
               "or --target-ci, with --max-games as its limit)")
     if out_dir:
         _check_out(out_dir, files(("ratings", "matrix")))
+    name_options(players, games, seed)
+    name_override("strategies", strategies, "--strategies")
     with dask_client(executor, scheduler, workers) as client:
         try:
             t = play(scenario, strategies, games=games, seed=seed, players=players, threads=threads,
@@ -138,7 +144,7 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
         from .tournaments_view import heading, sections
         try:
             index = write_study_report(out_dir, title=f"Tournament: {t.meta['scenario']}", heading=heading(t),
-                                       findings=t.findings, sections=sections(t), plots=t.plot,
+                                       findings=list(t.findings["text"]), sections=sections(t), plots=t.plot,
                                        markdown=t.to_markdown(), possible_figures=("ratings", "matrix"))
         except (OSError, ValueError) as err:
             _write_failed(out_dir, err)
@@ -146,6 +152,24 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
             click.echo(f"report: {index}")
 
 
+@click.command("affected")
+@click.argument("scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--changed", "changed_file", type=click.File("r"), default="-",
+              help="A file listing the changed paths, one a line, as `git diff --name-only BASE HEAD` prints them "
+                   "(default: standard input).")
+def affected(scenarios, changed_file):
+    """List the SCENARIOS a change touches, one a line: each whose file, whose `extends` chain (at any depth) or
+    whose loaded files (a map) include a changed path, and each that does not load (`balance check` then says why).
+
+    \b
+    git diff --name-only BASE HEAD | balance affected scenarios/*.toml"""
+    from .affected import affected as touched
+    changed = [line.rstrip("\r\n") for line in changed_file]
+    for path in touched(scenarios, [c for c in changed if c]):
+        click.echo(path)
+
+
 def register(group: click.Group) -> None:
     group.add_command(check)
     group.add_command(tournament)
+    group.add_command(affected)

@@ -7,10 +7,10 @@ from contextlib import contextmanager
 import click
 
 from .cli import EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _sets, \
-    _write_failed, dask_client, options, set_option
+    _write_failed, dask_client, name_options, options, set_option
+from .layers import ANY, name_override
 from .outputs import OutputDirError
-from .runner import show_progress
-from .scenario import ScenarioError
+from .notice import show_progress
 
 
 def study_options(f):
@@ -63,6 +63,9 @@ def _finish(study, out_dir, as_json):
 
 
 def _call(fn, *args, **kw):
+    """A study with the command's options (``players``, ``games``, ``seed``), each named for the loader's errors."""
+    from .scenario import ScenarioError
+    name_options(kw.get("players"), kw.get("games"), kw.get("seed"))
     try:
         return fn(*args, **kw)
     except (ScenarioError, ValueError) as err:
@@ -73,6 +76,9 @@ def _call(fn, *args, **kw):
 @click.argument("a", required=False, type=click.Path(dir_okay=False))
 @click.argument("b", required=False, type=click.Path(dir_okay=False))
 @set_option
+@click.option("--both-set", "both_sets", multiple=True, metavar="KEY=VALUE",
+              help="Change one setting of both A and B (repeatable; keys as --set, which then changes B alone): "
+                   "--both-set players=3 --both-set strategy=collector --set components.buildings.12.ghost_worth=1.")
 @study_options
 @click.option("--question", help="A question to answer, e.g. \"seat_spread(B) < seat_spread(A)\" or "
                                  "\"win_rate[0](B) - win_rate[0](A) > 0.01\" (docs/metrics.md, Studies).")
@@ -80,10 +86,11 @@ def _call(fn, *args, **kw):
                                                     "sequence, checked after each chunk) or --max-games.")
 @click.option("--alpha", type=click.FloatRange(1e-6, 0.5), default=0.05, show_default=True,
               help="Error rate of the --question answer.")
-def compare(a, b, sets, games, seed, players, threads, target_ci, max_games, as_json, out_dir, executor, scheduler,
-            workers, question, until_decided, alpha):
+def compare(a, b, sets, both_sets, games, seed, players, threads, target_ci, max_games, as_json, out_dir, executor,
+            scheduler, workers, question, until_decided, alpha):
     """Play scenario A and B (or A with --set changes) on common random numbers and print every metric of each,
-    the difference and its 95% interval from the paired games, and how many games the pairing saved."""
+    the difference and its 95% interval from the paired games, and how many games the pairing saved. --both-set
+    changes A and B alike."""
     from .studies.compare import compare as run_compare
 
     if out_dir:
@@ -92,7 +99,8 @@ def compare(a, b, sets, games, seed, players, threads, target_ci, max_games, as_
     with dask_client(executor, scheduler, workers) as client, _bar(total or games, "games", None) as progress:
         result = _call(run_compare, a, b, _sets(sets) if sets else None, games=games, seed=seed, players=players,
                        threads=threads, target_ci=target_ci, max_games=max_games, question=question,
-                       until_decided=until_decided, alpha=alpha, progress=progress, client=client)
+                       until_decided=until_decided, alpha=alpha, progress=progress, client=client,
+                       both=_sets(both_sets, "--both-set"))
     _finish(result, out_dir, as_json)
     if result.decision and not as_json:
         click.echo(f"answer: {result.decision['answer']} after {result.decision['games']:,} games of each")
@@ -124,7 +132,9 @@ def _grid(sets) -> dict:
                 continue
             cur += ch
         parts.append(cur)
-        grid[key.strip()] = [parse_value(p.strip()) for p in parts]
+        key = key.strip()
+        grid[key] = [parse_value(p.strip()) for p in parts]
+        name_override(key if "." in key else f"{key}.", ANY, f"--set {key}")     # the key as the sweep passes it
     return grid
 
 

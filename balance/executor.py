@@ -13,8 +13,10 @@ only here, and this module only when a client is given, so ``import balance`` an
 """
 from __future__ import annotations
 
+import asyncio
 import os
 import time
+import weakref
 from collections import deque
 from contextlib import closing
 
@@ -68,12 +70,34 @@ def connect(executor: str, scheduler: str | None = None, workers: int | None = N
     raise ExecutorError(f"--executor {executor}: unknown (allowed: local, dask, dask-local)")
 
 
+WORKER_EXIT_S = 60
+"""How long closing a local cluster waits for each worker process to end. A worker that compiled a kernel spends
+seconds after its last task in Python's own shutdown (a garbage collection over the compiler's objects: 6 s for a
+Climbing Tower worker on a busy 2-core machine). Dask's own close waits 4 s, then kills the process and logs
+"Worker process still alive after 4.0 seconds, killing" under a successful run."""
+
+
 def close(client) -> None:
-    """Close a client from :func:`connect`, and the local cluster it started, if any."""
+    """Close a client from :func:`connect`, and the local cluster it started, if any: its workers first, each given
+    WORKER_EXIT_S to end on its own, then the scheduler. After a run that stopped with tasks in flight (Ctrl-C, a
+    failed task) the workers are still playing games nobody will read: Dask's own close ends them after 4 s."""
     cluster = getattr(client, "cluster", None)
+    abandoned = client in _ABANDONED
     client.close()
-    if cluster is not None:
+    if cluster is None:
+        return
+    try:
+        if not abandoned:
+            cluster.sync(_end_workers, list(cluster.workers.values()), WORKER_EXIT_S)
+    finally:
         cluster.close()
+
+
+_ABANDONED: weakref.WeakSet = weakref.WeakSet()    # clients that cancelled tasks in flight (:func:`in_order`)
+
+
+async def _end_workers(workers, timeout: float) -> None:
+    await asyncio.gather(*(w.close(timeout=timeout, reason="balance-close") for w in workers))
 
 
 def guided_tasks(start: int, stop: int, threads: int, smallest: int) -> list[tuple[int, int]]:
@@ -208,10 +232,13 @@ def in_order(client, submit, tasks, window: int):
             while todo and len(pending) < window:
                 task = todo.popleft()
                 pending.append((task, submit(*task)))
-            task, future = pending.popleft()
-            yield task, task_result(future, task[0], task[1])
+            task, future = pending[0]
+            result = task_result(future, task[0], task[1])      # in flight (cancelled below) until it is in
+            pending.popleft()
+            yield task, result
     finally:
         if pending:
+            _ABANDONED.add(client)
             client.cancel([f for _, f in pending])
 
 

@@ -6,11 +6,14 @@ with a key the layer below has changes only the keys it gives, a new key adds an
 name stays. So a file that extends another, or an override, changes one number without copying a list. A layer
 that means to give a whole list says so: ``replace = ["components.buildings"]``. Seats merge by position when a
 layer gives as many seats as the one below (a seat whose strategy changes starts from that strategy's defaults);
-every other list replaces whole. See docs/scenarios.md.
+every other list replaces whole. See docs/scenarios.md. An error in an override names where it came from: a Python
+keyword, or the command line's option (:func:`override_name`).
 """
 from __future__ import annotations
 
 import copy
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Callable
 
 Loc = tuple
@@ -162,18 +165,23 @@ def set_layer(full: dict, dotted: str, value: Any, keyed: dict[Loc, str], player
 
     ``components.buildings.12.ghost_worth``: a keyed list's item by its key; ``seats.2.strategy`` (or ``.name``):
     seat 2's strategy (counting from 0), ``seats.2.<param>`` one of its parameters; ``rules.heroes.1``: a plain
-    list's entry by position; anything else a table key."""
+    list's entry by position; anything else a table key. A top-level key alone (``players``, ``strategy``) is no
+    dotted key: the loader lays it over as a file would give it."""
     parts = dotted.split(".")
     if not all(parts):
-        raise fail(label, "not a key path", dotted, value, "keys joined by dots, such as rules.flip_scope")
+        raise fail(label, "not a key path", dotted, value, "keys joined by dots, such as rules.flip_scope, or a "
+                   "top-level key, such as players or strategy")
     if parts[0] == "seats":
         return {"seats": _set_seat(full, parts, value, players, label, fail)}
     return _set(full, parts, value, (), keyed, dotted, label, fail)
 
 
 def _set_seat(full: dict, parts: list, value: Any, players: int, label: str, fail: Fail) -> list:
-    if isinstance(full.get("seats"), list):
-        seats = [dict(s) if isinstance(s, dict) else {"name": s} for s in full["seats"]]
+    if isinstance(full.get("seats"), list) and full["seats"]:
+        below = full["seats"]
+        if len(below) != players:       # listed for another number of players: cycled to this one, as loaded
+            below = [below[i % len(below)] for i in range(players)]
+        seats = [dict(s) if isinstance(s, dict) else {"name": s} for s in below]
     else:
         one = full.get("strategy", {"name": "random"})
         seats = [dict(one) if isinstance(one, dict) else {"name": one} for _ in range(players)]
@@ -246,3 +254,47 @@ def parse_value(text: str) -> Any:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
         return text
+
+
+# --- where an override came from -----------------------------------------------------------------------------------
+
+ANY = object()          # name_override's value for an override of any value (a sweep's --set KEY=V1,V2,...)
+_NAMED: ContextVar[list | None] = ContextVar("balance_override_names", default=None)
+
+
+@contextmanager
+def override_names():
+    """A block (one command of the command line) in which :func:`name_override` names overrides; outside every such
+    block an override is a Python keyword."""
+    token = _NAMED.set([])
+    try:
+        yield
+    finally:
+        _NAMED.reset(token)
+
+
+def name_override(key: str, value: Any, name: str) -> None:
+    """Say that the override ``key`` (as load_scenario gets it: ``players``, ``players.`` for a --set of a top-level
+    key, ``rules.flip_scope``) with ``value`` (or ``ANY`` value) came from ``name`` (``--players 9``, ``--set
+    players``): an error in it then names ``<file> (NAME)``. Outside an :func:`override_names` block, nothing."""
+    named = _NAMED.get()
+    if named is not None:
+        named.append((key, value, name))
+
+
+def override_name(key: str, value: Any) -> str:
+    """What an error calls an override: the name the command line gave it (:func:`name_override`; the latest of the
+    same key and value), else a Python keyword, ``keyword players=9``."""
+    for k, v, name in reversed(_NAMED.get() or ()):
+        if k == key and (v is ANY or _same(v, value)):
+            return name
+    shown = repr(value)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    return f"keyword {key[:-1] if key.endswith('.') else key}={shown}"
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:       # noqa: BLE001 - values that cannot be compared are not the same
+        return False

@@ -47,7 +47,7 @@ def caption(r: Results, name: str) -> str:
                 "points with 95% CI (an association, not a cause).")
     if name.startswith("category_"):
         c = next(x for x in t.categories if f"category_{_file(x.name)}" == name)
-        return (f"Team win rate per {c.name}, in %, sorted from the hardest to the easiest, with Wilson 95% "
+        return (f"Team win rate per {c.name}, in %, sorted from the lowest to the highest, with Wilson 95% "
                 "intervals; the dashed line and grey band are all games.")
     return {
         "seats": "Win rate by seat and by strategy, in %, with Wilson 95% intervals; the dashed line is an equal "
@@ -218,16 +218,16 @@ def group(r: Results, name: str | None = None) -> Figure:
     g = t.groups[0] if name is None else next(x for x in t.groups if x.name == name)
     df = r.group(g.name)
     u = g.counter_names[g.used_counter]
-    fig = _figure(max(10, 0.45 * len(df)), 6.4)
-    top, bottom = fig.subplots(2, 1, sharex=True)
-    x = np.arange(len(df))
     shown = [c for c in g.counter_names if np.nansum(df[f"{c}_per_game"]) > 0]   # a counter never counted: no bars
-    width = 0.8 / max(len(shown), 1)
-    for c, cname in enumerate(shown):
-        _bars(top, x + (c - len(shown) / 2) * width, width, 0.0, df[f"{cname}_per_game"].to_numpy(), f"C{c}", cname)
-    top.set_ylabel("per game")
-    if shown:
-        top.legend(fontsize="small", ncols=len(shown), loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    # one row of bars per counter, each on its own scale (gold per game and cards at the end are not one quantity),
+    # over the row of win-rate differences, all sharing the labels' axis
+    fig = _figure(max(10, 0.45 * len(df)), 1.4 * len(shown) + 3.2)
+    axes = fig.subplots(len(shown) + 1, 1, sharex=True, height_ratios=[1.0] * len(shown) + [2.0], squeeze=False)
+    rows, bottom = list(axes[:-1, 0]), axes[-1, 0]
+    x = np.arange(len(df))
+    for c, (ax, cname) in enumerate(zip(rows, shown)):
+        _bars(ax, x - 0.4, 0.8, 0.0, df[f"{cname}_per_game"].to_numpy(), f"C{c}", cname)
+        ax.set_ylabel(f"{cname}\nper game", fontsize="small")
     d = 100 * df.win_rate_diff.to_numpy()
     err = np.vstack([d - 100 * df.diff_ci_low.to_numpy(), 100 * df.diff_ci_high.to_numpy() - d])
     bottom.errorbar(x, d, yerr=np.nan_to_num(err), fmt="o", capsize=4, elinewidth=1.5)
@@ -313,7 +313,7 @@ def win_rate_by_length(r: Results, which: str = "rounds", min_games: int = 1) ->
 
 
 def category(r: Results, name: str) -> Figure:
-    """A category's win rate per label (Climbing Tower: per tower), sorted from the hardest to the easiest, with
+    """A category's win rate per label (Climbing Tower: per tower), sorted from the lowest to the highest, with
     Wilson 95% intervals, against the overall win rate and its interval."""
     df = r.category(name)
     df = df[df.games > 0].sort_values(["win_rate", name], kind="stable")
@@ -335,7 +335,7 @@ def category(r: Results, name: str) -> Figure:
         ax.set_xticks(x, list(df[name]), rotation=60, ha="right")
         ax.set_xlabel(name)
     else:
-        ax.set_xlabel(f"{name}, from the hardest to the easiest ({len(df)} played)")
+        ax.set_xlabel(f"{name}, from the lowest win rate to the highest ({len(df)} played)")
     ax.set_ylim(0, 100)
     ax.set_ylabel("team win rate, % (95% CI)")
     return _caption(fig, r, f"category_{_file(name)}")
@@ -360,6 +360,6 @@ def contrasts(r: Results) -> Figure:
     ax_diff.errorbar(100 * d, y, xerr=100 * np.nan_to_num(derr), fmt="o", capsize=5, elinewidth=1.5,
                      color="tab:orange")
     ax_diff.axvline(0, color="grey", lw=1)
-    ax_diff.set_xlabel("difference from the scenario, percentage points (95% CI)")
+    ax_diff.set_xlabel("difference from the scenario,\npercentage points (95% CI)")
     ax_diff.set_title("Variant - scenario", fontsize="medium")
     return _caption(fig, r, "contrasts")

@@ -390,7 +390,7 @@ class Results:
     # --- text, JSON, files -----------------------------------------------------------------------------------
     def display_tables(self, short: bool = False) -> dict[str, pd.DataFrame]:
         """The main tables as rounded display strings, keyed by title (used by :meth:`summary` and reports);
-        ``short``: a category of many labels shows only its hardest and easiest (the terminal)."""
+        ``short``: a category of many labels shows only its lowest and highest win rates (the terminal)."""
         if self.tallies.cooperative:
             from .team_display import display_tables
             return display_tables(self, short)
@@ -405,9 +405,9 @@ class Results:
 
     @cached_property
     def findings(self) -> pd.DataFrame:
-        """What to read first (``stats.findings``): kind, text, estimate and 95% interval, weight; heaviest first."""
-        rows = [vars(f) for f in _findings.findings(self)]
-        return pd.DataFrame(rows, columns=["kind", "text", "estimate", "ci_low", "ci_high", "weight"])
+        """What to read first (``stats.findings``): kind, text, estimate and 95% interval, weight; heaviest first.
+        Every result of the API gives its findings in this form (``stats.findings.COLUMNS``)."""
+        return _findings.frame(_findings.findings(self))
 
     def watch_lines(self) -> list[str]:
         """Games worth watching (the longest, the shortest, the most lopsided), each with its replay command."""
@@ -426,9 +426,14 @@ class Results:
         their test, strategies, victory kinds, lengths, items...)."""
         head = self.heading()
         parts = [head, "=" * min(len(head), 100)]
+        parts += [f"Note: {n}" for n in self.meta.get("notes", ())]     # what the scenario's loader did
         if self.meta.get("interrupted"):
             parts += ["", f"INTERRUPTED (Ctrl-C): these are the {self.tallies.games:,} games finished before it, not "
                           "the run asked for."]
+        resumed = (self.meta.get("timing") or {}).get("resumed_games")
+        if resumed:
+            parts += ["", f"RESUMED from a checkpoint: the first {resumed:,} of these {self.tallies.games:,} games were "
+                          "played by the run that wrote it."]
         parts += ["", "Findings"]
         for i, text in enumerate(self.findings["text"], 1):
             parts += textwrap.wrap(text, 110, initial_indent=f"  {i}. ", subsequent_indent="     ")
@@ -449,10 +454,13 @@ class Results:
         gps = t.get("games_per_s")
         speed = f"{gps:,.0f} games/s" if gps else "n/a games/s"
         threads = t.get("threads", "?")
+        played = self.tallies.games - t.get("resumed_games", 0)
+        resumed = (f"Resumed from a checkpoint of {t['resumed_games']:,} games; played "
+                   f"{played:,} more" if "resumed_games" in t else f"Played {played:,}")
         variants = len(self.meta.get("contrasts") or ())
         more = (f"; then {t['contrast_games']:,} games of {variants} contrast variant{'' if variants == 1 else 's'} "
                 f"in {t['contrasts_s']:.2f} s") if variants and "contrasts_s" in t else ""
-        return (f"Played {self.tallies.games:,} games in {t.get('simulate_s', float('nan')):.2f} s of simulation "
+        return (f"{resumed} games in {t.get('simulate_s', float('nan')):.2f} s of simulation "
                 f"({speed} on {threads} thread{'' if threads == 1 else 's'}); "
                 f"compile/load {t.get('compile_s', float('nan')):.2f} s, wall {t.get('wall_s', float('nan')):.2f} s"
                 + more)

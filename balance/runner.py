@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .chunks import play_chunk, set_threads
 from .games import ChunkBuffers
-from .notice import compile_notice, show_progress  # noqa: F401 - the CLI imports them from here
+from .notice import compile_notice, notice_mode, show_progress  # noqa: F401 - the CLI imports them from here
 from .results import Results, package_version
 from .scenario import Scenario
 from .stats.aggregate import Aggregator
@@ -24,7 +24,7 @@ from .stats.aggregate import Aggregator
 # CHUNK_SECONDS at most, so that Ctrl-C is answered within about a second. Each chunk ends at a barrier where one
 # thread waits for the other and then the tallies are added on one, so fewer, longer chunks keep the kernel's share
 # of a run higher: 500,000 games (about 0.45 s of Spooky Tower on two idle cores) where 200,000 cost about 2% more.
-DEFAULT_CHUNK = 500_000
+from .defaults import DEFAULT_CHUNK  # noqa: E402,F401 - kept here for its users
 CHUNK_SECONDS = 0.5
 LOOK_MAX = 200_000      # --target-ci looks at the precision at least every this many games (next_look)
 
@@ -217,7 +217,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         player = DaskPlayer(options.client, scenario, compiled, options)
     else:
         player = LocalPlayer(spec, compiled, scenario, threads, options.chunk_size)
-    with compile_notice(spec.title, show_progress(options.progress)):
+    with compile_notice(spec.title, notice_mode(options.progress)):
         player.warm()                                           # compiles or loads the kernel (on every worker)
     compile_s = time.perf_counter() - t0
 
@@ -231,12 +231,14 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         bar = tqdm(total=None if options.target_ci else target, unit="games", unit_scale=True, file=sys.stderr,
                    desc=name)
     played = 0
-    sim_s = 0.0
+    sim_s = 0.0                 # this run's seconds of simulation: a resumed run's speed is its own
+    sim_before = 0.0            # a checkpoint's, carried on into the checkpoints this run writes
     if saved is not None:
         agg.restore(saved)
-        played, sim_s = agg.games, float(saved.get("simulate_s", 0.0))
+        played, sim_before = agg.games, float(saved.get("simulate_s", 0.0))
         if bar is not None:
             bar.update(played)
+    resumed = played
     interrupted = False
     try:
         while played < target:
@@ -245,7 +247,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
                 sim_s += dt
                 played += n
                 if options.checkpoint:
-                    save_checkpoint(options.checkpoint, scenario, options, agg, sim_s)
+                    save_checkpoint(options.checkpoint, scenario, options, agg, sim_before + sim_s)
                 if bar is not None:
                     bar.update(n)
             if options.target_ci is not None:
@@ -261,7 +263,10 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
             bar.close()
     wall = time.perf_counter() - t0
     timing = {"compile_s": round(compile_s, 3), "simulate_s": round(sim_s, 3), "wall_s": round(wall, 3),
-              "games_per_s": round(played / sim_s) if sim_s > 0 else None, "threads": threads, **player.describe()}
+              "games_per_s": round((played - resumed) / sim_s) if sim_s > 0 else None, "threads": threads,
+              **player.describe()}
+    if saved is not None:
+        timing.update(resumed_games=resumed, resumed_simulate_s=round(sim_before, 3))
     results = agg.finalize(
         scenario=scenario.to_dict(), scenario_toml=scenario.to_toml(), seed=scenario.seed, timing=timing,
         games_played=played, turn_cap=scenario.turn_cap, scenario_hash=scenario.hash(),
@@ -269,6 +274,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         target_ci_reached=(agg.ci_width_max() <= options.target_ci) if options.target_ci else None,
         assumptions=[list(a) for a in spec.assumptions(scenario)], name=scenario.name,
         replay_args=replay_args(scenario), interrupted=interrupted,
+        **({"notes": list(scenario.notes)} if scenario.notes else {}),
     )
     if options.contrasts and spec.contrasts:
         from .contrasts import play
@@ -277,23 +283,49 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
 
 
 def replay_args(scenario: Scenario) -> str | None:
-    """The arguments that make `balance replay` play this scenario's games: its file (nothing for the embedded
-    default), with --players when only that differs; None when the run changed more than that."""
-    from .scenario import DEFAULT_GAME, ScenarioError, load_scenario
+    """The arguments that make `balance replay` and `balance show` load this scenario, as a shell reads them: its
+    file (nothing for the embedded default) and the options of `run` that changed it (--players, --strategy,
+    --rotate, --set), checked to give the same scenario; None when no such command does (a scenario made from a dict,
+    or changed in a way those options cannot say). The number of games changes no game, and the seed is the
+    command's own --seed."""
+    import shlex
+
+    from .layers import parse_value
+    from .scenario import DEFAULT_GAME, ScenarioError, _toml_value, load_scenario
     source = scenario.source
+    if source is None and scenario.game != DEFAULT_GAME:
+        return None
+    args: list[str] = [source] if source else []
+    given: dict = {}                # what the command line gives load_scenario for those arguments
+
+    def set_arg(key, value):        # --set KEY=VALUE, VALUE as `--set` reads it back
+        text = value if isinstance(value, str) and parse_value(value) == value else _toml_value(value)
+        args.extend(["--set", f"{key.removesuffix('.')}={text}"])
+        given[key] = parse_value(text)
     try:
-        plain = load_scenario(source) if source else load_scenario(None, game=scenario.game)
+        for key, value in scenario.overrides.items():
+            if key in ("games", "seed"):
+                continue
+            if key == "players":
+                args.extend(["--players", str(value)])
+                given[key] = value
+            elif key == "seat_rotation":
+                args.append("--rotate" if value else "--no-rotate")
+                given[key] = value
+            elif key == "strategy" and (isinstance(value, str) or (isinstance(value, dict) and set(value) == {"name"})):
+                given[key] = {"name": value} if isinstance(value, str) else value
+                args.extend(["--strategy", given[key]["name"]])
+            elif "." in key:
+                set_arg(key, value)
+            else:
+                return None
+    except TypeError:               # a value TOML cannot write
+        return None
+    try:
+        again = load_scenario(source, **given)
     except ScenarioError:
         return None
-    args = source or ("" if scenario.game == DEFAULT_GAME else None)     # `balance replay` alone: the default
-    if args is None:
-        return None
-    def same(a, b):         # the number of games does not change a game; the command gives the seed
-        return {k: v for k, v in a.to_dict().items() if k not in ("games", "seed")} == \
-            {k: v for k, v in b.to_dict().items() if k not in ("games", "seed")}
-    if same(plain, scenario):
-        return args
-    if plain.players != scenario.players and same(load_scenario(
-            source or None, players=scenario.players, **({} if source else {"game": scenario.game})), scenario):
-        return f"{args} --players {scenario.players}".strip()
-    return None
+
+    def settings(sc):
+        return {k: v for k, v in sc.to_dict().items() if k not in ("games", "seed")}
+    return shlex.join(args) if settings(again) == settings(scenario) else None

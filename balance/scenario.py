@@ -3,13 +3,13 @@
 A scenario names the game, the number of players, the strategy of every seat, how many games to play with which seed
 and turn cap, and may override any component or open-rule setting of the game. :func:`load_scenario` reads one from a
 file, a dict or the game's embedded default, follows ``extends`` chains, applies overrides and checks everything; any
-problem with the input becomes a :class:`ScenarioError` whose message is one line naming the file, the key, the bad
-value and what is allowed.
+problem with the input becomes a :class:`ScenarioError`: one line for each problem, naming the file, the key, the bad
+value and what is allowed, every problem of the scenario found by one load (those that an earlier one leaves
+uncheckable aside: see :meth:`balance.scenario_check.Checker.scenario`).
 """
 from __future__ import annotations
 
 import copy
-import difflib
 import hashlib
 import json
 import math
@@ -17,16 +17,16 @@ import re
 import tomllib
 import typing
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from . import games as _games
 from . import layers
 from .checks.model import Checks
 
-N_PARAM_COLUMNS = 4                      # width of the strategy parameter matrix the kernels read
+N_PARAM_COLUMNS = 4                      # least width of the strategy parameter matrix the kernels read
 MAX_GAMES = 10**12
 MAX_SEED = 2**63 - 1
 TURN_CAP_RANGE = (10, 10_000)
@@ -35,12 +35,15 @@ DEFAULTS = {"games": 100_000, "seed": 1, "seat_rotation": False}     # turn_cap:
 TOP_KEYS = ("name", "game", "extends", "players", "games", "seed", "turn_cap", "seat_rotation", "strategy", "seats",
             "rules", "components", "checks")
 _NOTHING = layers.NOTHING                 # "got" of a missing key
-_value_at = layers.value_at
 
 
 class ScenarioError(Exception):
-    """A scenario that cannot be used, with a one-line message:
-    ``<file>: <key.path>: <problem> (got <value>; allowed: <what is allowed>)``."""
+    """A scenario that cannot be used. Each problem is one line:
+    ``<file>: <key.path>: <problem> (got <value>; allowed: <what is allowed>)``.
+
+    ``errors`` holds every problem one load found (each a ScenarioError of one line; most often just this one), and
+    ``str()`` is their lines joined by newlines; ``file``, ``key``, ``problem``, ``got`` and ``allowed`` are the
+    first's."""
 
     def __init__(self, file: str, problem: str, key: str | None = None, got: Any = _NOTHING,
                  allowed: str | None = None):
@@ -49,6 +52,28 @@ class ScenarioError(Exception):
         if key:
             text += f" (got {'nothing' if got is _NOTHING else _short_repr(got)}; allowed: {allowed})"
         super().__init__(re.sub(r"[\r\n]+", " ", text))
+        self.errors: list[ScenarioError] = [self]
+
+    @classmethod
+    def every(cls, errors: list[ScenarioError]) -> ScenarioError:
+        """One error holding all of ``errors`` (each one's own ``errors``) in order, each line once."""
+        lines: dict[str, ScenarioError] = {}
+        for err in errors:
+            for one in err.errors:
+                lines.setdefault(str(one), one)
+        found = list(lines.values())
+        if len(found) == 1:
+            return found[0]
+        first = found[0]
+        out = cls(first.file, first.problem, first.key, first.got, first.allowed)
+        out.errors = found
+        out.args = ("\n".join(lines),)
+        return out
+
+    @property
+    def lines(self) -> list[str]:
+        """One line for each problem."""
+        return [str(e) for e in self.errors]
 
 
 class Seat(BaseModel):
@@ -76,6 +101,9 @@ class Scenario(BaseModel):
     checks: Checks | None = None           # balance claims (`balance check`): not a setting, so not in to_dict/hash
     source: str | None = None
     resources: dict[str, str] = {}         # files the game loaded for it (a map), by name: not settings, but hashed
+    overrides: dict[str, Any] = {}         # what load_scenario laid over the source (players=3, "rules.x": v): not
+    #                                        settings either, but the options that repeat it (runner.replay_args)
+    notes: tuple[str, ...] = ()            # what the loader did that the files do not say (seats cycled to players)
 
     def spec(self) -> _games.GameSpec:
         """The game's :class:`~balance.games.GameSpec`."""
@@ -96,7 +124,8 @@ class Scenario(BaseModel):
         table = self.to_dict()
         if self.checks is not None and self.checks.given():
             table["checks"] = self.checks.given()
-        return f"# Resolved scenario {self.hash()[:12]}\n" + dumps_toml(table)
+        notes = "".join(f"# note: {n}\n" for n in self.notes)
+        return f"# Resolved scenario {self.hash()[:12]}\n" + notes + dumps_toml(table)
 
     def hash(self) -> str:
         """SHA-256 (hex) of the canonical JSON of :meth:`to_dict`, and of the contents of any file it loaded (a
@@ -108,15 +137,15 @@ class Scenario(BaseModel):
         return h.hexdigest()
 
     def strategy_lineup(self) -> tuple[np.ndarray, np.ndarray]:
-        """Kernel inputs: strategy kinds ``int64[players]`` and parameters ``float64[players, 4]``, zero-padded."""
+        """Kernel inputs: strategy kinds ``int64[players]`` and parameters ``float64[players, width]``, zero-padded;
+        the width is 4, or the game's longest parameter list when one is longer."""
         strategies = self.spec().strategies
         kinds = np.zeros(self.players, np.int64)
-        params = np.zeros((self.players, N_PARAM_COLUMNS), np.float64)
+        width = max([N_PARAM_COLUMNS] + [len(st.params) for st in strategies.values()])
+        params = np.zeros((self.players, width), np.float64)
         for i, seat in enumerate(self.seats):
             st = strategies[seat.strategy]
             vec = st.vector(seat.params)
-            if len(vec) > N_PARAM_COLUMNS:
-                raise ValueError(f"strategy {st.name!r} declares {len(vec)} params; kernels read {N_PARAM_COLUMNS}")
             kinds[i] = st.kind
             params[i, :len(vec)] = vec
         return kinds, params
@@ -137,8 +166,10 @@ def load_scenario(source: str | Path | dict | None = None, **overrides: Any) -> 
     ``extends`` merging and checked like file keys; ``None`` values are ignored. Raises :class:`ScenarioError`.
     """
     label = str(source) if isinstance(source, (str, Path)) and source != "default" else "<dict>"
+    given = {k: v for k, v in overrides.items() if v is not None}
     try:
-        return _load(source, {k: v for k, v in overrides.items() if v is not None})
+        scenario = _load(source, given)
+        return scenario.model_copy(update={"overrides": copy.deepcopy(given)}) if given else scenario
     except ScenarioError:
         raise
     except Exception as exc:  # noqa: BLE001 - bad input must never surface as a raw traceback
@@ -147,13 +178,35 @@ def load_scenario(source: str | Path | dict | None = None, **overrides: Any) -> 
 
 # --- reading and merging -------------------------------------------------------------------------------------
 
+class _Layer(typing.NamedTuple):
+    """One layer of a scenario: the name an error in it gives, its table, and what it is: ``file`` (a file, a dict
+    or the embedded default), ``defaults`` (the game's default items of its keyed lists, never to blame),
+    ``keywords`` (the top-level overrides, one layer: an error in one names where that key came from) or ``set``
+    (one dotted override, or one top-level key given as `--set KEY=VALUE`, in a layer of its own: ``key``)."""
+    label: str
+    raw: dict
+    kind: str = "file"
+    key: str = ""
+
+    def blame(self, loc: tuple) -> str:
+        """What an error at ``loc`` (a key path into this layer) names."""
+        if self.kind == "keywords" and loc and loc[0] in self.raw:
+            return f"{self.label} ({layers.override_name(loc[0], self.raw[loc[0]])})"
+        return self.label
+
+    def fail(self, label: str, problem: str, key: str, got: Any, allowed: str) -> ScenarioError:
+        """``layers.lay_over``'s error for this layer (``key``: the dotted key path)."""
+        return ScenarioError(self.blame((re.split(r"[.\[]", key)[0],) if key else ()), problem, key, got, allowed)
+
+
 def _load(source, overrides: dict) -> Scenario:
     """Read the source and its ``extends`` chain, lay the overrides on top and check the result."""
     dict_label = "<dict>"
     if source is None or source == "default":
         game = overrides.get("game", DEFAULT_GAME)
         if not isinstance(game, str) or game not in _games.registry():
-            raise ScenarioError("<overrides>", "unknown game", "game", game, _one_of(_games.registry()))
+            raise ScenarioError(f"<default> ({layers.override_name('game', game)})", "unknown game", "game", game,
+                                _one_of(_games.registry()))
         source, dict_label = _games.get_game(game).default_scenario(), "<default>"
     if isinstance(source, (str, Path)):
         chain, path = _read_chain(Path(source), str(source), []), str(source)
@@ -161,30 +214,46 @@ def _load(source, overrides: dict) -> Scenario:
         chain, path = _follow_extends(copy.deepcopy(source), dict_label, Path("."), []), None
     else:
         raise ScenarioError("<source>", f"a scenario is a file path or a dict, not {type(source).__name__}")
-    sets = {k: v for k, v in overrides.items() if "." in k}
-    chain.append((f"{chain[-1][0]} (override)", {k: v for k, v in overrides.items() if "." not in k}))
-    game = next((raw["game"] for _, raw in reversed(chain) if "game" in raw), None)
+    plain = {k: v for k, v in overrides.items() if _is_plain_set(k)}     # --set players=3: "players."
+    sets = {k: v for k, v in overrides.items() if "." in k and k not in plain}
+    base_label = chain[-1].label
+    chain.append(_Layer(base_label, {k: v for k, v in overrides.items() if "." not in k}, "keywords"))
+    for key, value in plain.items():        # a top-level key, as a file gives it: checked like one
+        label = f"{base_label} ({layers.override_name(key, value)})"
+        key = key[:-1]
+        if key == "extends":
+            raise ScenarioError(label, "not a setting", key, value,
+                                "a setting such as players=4, strategy=random or rules.<key>=...; `extends` names "
+                                "a file, in a file")
+        chain.append(_Layer(label, {key: value}, "set", key))
+    game = next((layer.raw["game"] for layer in reversed(chain) if "game" in layer.raw), None)
     spec = _games.registry().get(game) if isinstance(game, str) else None
     keyed = layers.keyed_paths(spec)
     if keyed:       # the game's default items of each keyed list lie under every layer
-        chain.insert(0, (f"<{spec.name} defaults>", layers.keyed_defaults(spec, keyed)))
+        chain.insert(0, _Layer(f"<{spec.name} defaults>", layers.keyed_defaults(spec, keyed), "defaults"))
     merged: dict = {}
-    for label, raw in chain:
-        merged = layers.lay_over(merged, raw, keyed, label, ScenarioError)
+    for layer in chain:
+        merged = layers.lay_over(merged, layer.raw, keyed, layer.label, layer.fail)
     if sets and spec is not None:
         full = layers.lay_over(layers.defaults(spec), merged, keyed, "", ScenarioError)
-        players = full.get("players", min(spec.min_players + 1, spec.max_players))
-        base_label = chain[-1][0].removesuffix(" (override)")
         for dotted, value in sets.items():
-            label = f"{base_label} (--set {dotted})"
+            players = full.get("players", min(spec.min_players + 1, spec.max_players))
+            label = f"{base_label} ({layers.override_name(dotted, value)})"
             layer = layers.set_layer(full, dotted, value, keyed, players, label, ScenarioError)
-            chain.append((label, layer))
+            chain.append(_Layer(label, layer, "set", dotted))
             merged = layers.lay_over(merged, layer, keyed, label, ScenarioError)
             full = layers.lay_over(full, layer, keyed, label, ScenarioError)
     merged.pop("extends", None)
     if "name" not in merged:
         merged["name"] = Path(path).stem if path else merged.get("game", DEFAULT_GAME)
-    return _Checker(merged, chain, path, keyed).scenario()
+    from .scenario_check import Checker
+    return Checker(merged, chain, path, keyed).scenario()
+
+
+def _is_plain_set(key: str) -> bool:
+    """A `--set KEY=VALUE` of a top-level key (``players``, ``strategy``, ``rules``), which the command line passes
+    as ``"KEY."`` to tell it from a keyword override: the same key, in a layer of its own named after the --set."""
+    return key.endswith(".") and key.count(".") == 1 and len(key) > 1
 
 
 def _read_toml(path: Path, label: str) -> dict:
@@ -202,16 +271,22 @@ def _read_toml(path: Path, label: str) -> dict:
         raise ScenarioError(label, f"TOML syntax error: {exc}") from None
 
 
-def _read_chain(path: Path, label: str, seen: list[Path]) -> list[tuple[str, dict]]:
-    """The file and every file it extends, base first, as (label, raw table) pairs."""
+def extends_chain(path: str | Path) -> list[Path]:
+    """Scenario file ``path`` and every file its ``extends`` chain reads, base first, as :func:`load_scenario` reads
+    them (the same errors for a missing base or a cycle)."""
+    return [Path(layer.label) for layer in _read_chain(Path(path), str(path), [])]
+
+
+def _read_chain(path: Path, label: str, seen: list[Path]) -> list[_Layer]:
+    """The file and every file it extends, base first."""
     raw = _read_toml(path, label)
     return _follow_extends(raw, label, path.parent, seen + [path.resolve()])
 
 
-def _follow_extends(raw: dict, label: str, folder: Path, seen: list[Path]) -> list[tuple[str, dict]]:
+def _follow_extends(raw: dict, label: str, folder: Path, seen: list[Path]) -> list[_Layer]:
     """``raw`` preceded by the chain of files it extends (``folder``: where its ``extends`` path starts)."""
     if "extends" not in raw:
-        return [(label, raw)]
+        return [_Layer(label, raw)]
     ext = raw["extends"]
     if not isinstance(ext, str) or not ext:
         raise ScenarioError(label, "must be a file path", "extends", ext,
@@ -225,222 +300,21 @@ def _follow_extends(raw: dict, label: str, folder: Path, seen: list[Path]) -> li
     if target.resolve() in seen:
         raise ScenarioError(label, "extends cycle: that file already extends this one", "extends", ext,
                             "a scenario file that does not extend this one back")
-    return _read_chain(target, str(target), seen) + [(label, raw)]
+    return _read_chain(target, str(target), seen) + [_Layer(label, raw)]
 
 
-# --- checking --------------------------------------------------------------------------------------------------
+def cycle_seats(seats: list, players: int) -> list:
+    """The listed seats repeated in order to ``players`` seats (seat i plays listed seat i mod their count), or the
+    first ``players`` of them."""
+    return [seats[i % len(seats)] for i in range(players)]
 
-class _Checker:
-    """Checks a merged scenario table and builds the :class:`Scenario`; errors name the file a key came from."""
 
-    def __init__(self, data: dict, chain: list[tuple[str, dict]], path: str | None, keyed: dict | None = None):
-        self.data, self.chain, self.path, self.keyed = data, chain, path, keyed or {}
-
-    def fail(self, loc: tuple, problem: str, got: Any = _NOTHING, allowed: str = "") -> typing.NoReturn:
-        raise ScenarioError(self._owner(loc), problem, _key_path(loc), got, allowed)
-
-    def _owner(self, loc: tuple) -> str:
-        """The most derived file (or the overrides) that sets the value at ``loc``; else the file the user gave."""
-        for label, raw in reversed(self.chain):
-            if label.endswith("defaults>"):     # the game's own defaults: never the wrong value
-                continue
-            mine = layers.layer_loc(self.data, raw, loc, self.keyed) if loc else None
-            if mine is not None and (_contains(raw, mine) or (   # a strategy's name given as a plain string
-                    mine[-1] == "name" and isinstance(_value_at(raw, mine[:-1]), str))):
-                return label
-        return next(label for label, _ in reversed(self.chain) if not label.endswith((" (override)", "defaults>"))
-                    and " (--set " not in label)
-
-    def scenario(self) -> Scenario:
-        d = self.data
-        for key in d:
-            if key not in TOP_KEYS:
-                self.fail((key,), "unknown key" + _did_you_mean(key, TOP_KEYS), d[key], ", ".join(TOP_KEYS))
-        games = _games.registry()
-        if "game" not in d:
-            self.fail(("game",), "missing key", allowed=_one_of(games))
-        if not isinstance(d["game"], str) or d["game"] not in games:
-            self.fail(("game",), "unknown game", d["game"], _one_of(games))
-        spec = games[d["game"]]
-        if not isinstance(d["name"], str) or not d["name"].strip() or not _is_utf8(d["name"]):
-            self.fail(("name",), "must be a non-empty string", d["name"], "any non-empty text")
-        lo, hi = spec.min_players, spec.max_players
-        players = self.integer("players", d.get("players", min(lo + 1, hi)), lo, hi)
-        n_games = self.integer("games", d.get("games", DEFAULTS["games"]), 1, MAX_GAMES)
-        seed = self.integer("seed", d.get("seed", DEFAULTS["seed"]), 0, MAX_SEED)
-        turn_cap = self.integer("turn_cap", d.get("turn_cap", spec.turn_cap), *TURN_CAP_RANGE)
-        rotation = d.get("seat_rotation", DEFAULTS["seat_rotation"])
-        if not isinstance(rotation, bool):
-            self.fail(("seat_rotation",), "must be true or false", rotation, "true or false")
-        seats = self.seats(spec, players)
-        rules = self.model("rules", spec.rules_model)
-        components = self.model("components", spec.components_model)
-        resources = self.cross_check(spec, components, rules, players) if spec.check else {}
-        checks = self.claims(spec, seats) if "checks" in d else None
-        return Scenario(
-            name=d["name"], game=spec.name, players=players, games=n_games, seed=seed, turn_cap=turn_cap,
-            seat_rotation=rotation, seats=seats, rules=rules, components=components, checks=checks,
-            source=self.path, resources=resources,
-        )
-
-    def claims(self, spec: _games.GameSpec, seats: list[Seat]) -> Checks:
-        """The ``[checks]`` table, checked against the game: its victory kinds, its lineup, its shape."""
-        checks = self.model("checks", Checks)
-        team = "a co-operative game's players win or lose together"
-        if spec.cooperative:
-            for key in ("seat_gap_max", "strategy_order"):
-                if getattr(checks, key) is not None:
-                    self.fail(("checks", key), f"not a claim about a co-operative game ({team})", getattr(checks, key),
-                              "win_rate, length_mean, victory_share, item_lift_max")
-        elif checks.win_rate is not None:
-            self.fail(("checks", "win_rate"), "a claim about a co-operative game's team", checks.win_rate,
-                      "seat_gap_max, strategy_order, length_mean, victory_share, item_lift_max")
-        kinds = spec.victory_names[1:]
-        for kind in checks.victory_share or {}:
-            if kind not in kinds:
-                self.fail(("checks", "victory_share", kind), "unknown victory kind" + _did_you_mean(kind, kinds),
-                          kind, _one_of(kinds))
-        lineup = list(dict.fromkeys(s.strategy for s in seats))
-        for i, name in enumerate(checks.strategy_order or ()):
-            if name not in lineup:
-                self.fail(("checks", "strategy_order", i), "not a strategy of this scenario's lineup"
-                          + _did_you_mean(name, lineup), name, _one_of(lineup))
-            if (checks.strategy_order or []).index(name) != i:
-                self.fail(("checks", "strategy_order", i), "named twice", name, "each strategy once")
-        return checks
-
-    def cross_check(self, spec: _games.GameSpec, components: BaseModel, rules: BaseModel, players: int) -> dict:
-        """The game's checks across tables (``GameSpec.check``); a failure names the key its message starts with,
-        "key.path=value: problem (allowed: ...)", and the file that set it."""
-        from types import SimpleNamespace
-
-        def resolve(loc: tuple, name: str) -> Path:
-            owner = self._owner(loc)
-            # a dict, an override or the embedded default: relative to the working folder, as `extends` in a dict
-            base = Path(owner).parent if Path(owner).is_file() else Path(".")
-            return spec_resolve(spec, name, base)
-
-        try:
-            return spec.check(SimpleNamespace(components=components, rules=rules, players=players), resolve)
-        except ValueError as err:
-            text = str(err)
-            allowed = re.search(r" \(allowed: (.*)\)$", text)
-            problem = text[:allowed.start()] if allowed else text
-            blamed = re.match(r"([\w.\[\]]+)=[^:]*: ", problem)
-            loc: tuple = ()
-            if blamed:
-                loc = tuple(int(i) if i else name for name, i in re.findall(r"(\w+)|\[(\d+)\]", blamed[1]))
-                if loc and loc[0] not in ("rules", "components"):
-                    loc = ("components",) + loc
-                problem = problem[blamed.end():]
-            got = _value_at(self.data, loc) if loc else _NOTHING
-            self.fail(loc, problem, got, allowed[1] if allowed else "see docs/scenarios.md")
-
-    def integer(self, key: str, value: Any, lo: int, hi: int) -> int:
-        allowed = f"an integer from {lo} to {hi}"
-        if not isinstance(value, int) or isinstance(value, bool):
-            self.fail((key,), "must be an integer", value, allowed)
-        if not lo <= value <= hi:
-            self.fail((key,), "out of range", value, allowed)
-        return value
-
-    def seats(self, spec: _games.GameSpec, players: int) -> list[Seat]:
-        d = self.data
-        if "strategy" in d and "seats" in d:
-            self.fail(("strategy",), "give either `strategy` (every seat) or `[[seats]]` (one a seat), not both",
-                      d["strategy"], "`strategy` or `[[seats]]`")
-        if "seats" not in d:
-            strategy = d.get("strategy", {"name": "random"})
-            if isinstance(strategy, str):
-                strategy = {"name": strategy}
-            return [self.seat(spec, strategy, ("strategy",))] * players
-        seats = d["seats"]
-        if not isinstance(seats, list):
-            self.fail(("seats",), "must be a list of tables ([[seats]])", seats, f"{players} [[seats]] tables")
-        if len(seats) != players:
-            where = self._owner(("players",)) if "players" in d else "the default"
-            names = [s.get("name", "?") if isinstance(s, dict) else s for s in seats]   # the strategies, not tables
-            entries = "entry" if len(seats) == 1 else "entries"
-            self.fail(("seats",), f"has {len(seats)} {entries} but players = {players} (set by {where})", names,
-                      f"exactly {players} [[seats]] tables, or one `strategy` table for every seat")
-        return [self.seat(spec, s, ("seats", i)) for i, s in enumerate(seats)]
-
-    def seat(self, spec: _games.GameSpec, table: Any, loc: tuple) -> Seat:
-        names = _one_of(spec.strategies)
-        if not isinstance(table, dict):
-            self.fail(loc, "must be a table with a strategy `name` and its params", table,
-                      f"a table such as {{ name = \"random\" }}; names: {names}")
-        if "name" not in table:
-            self.fail(loc + ("name",), "missing key", allowed=names)
-        name = table["name"]
-        if not isinstance(name, str) or name not in spec.strategies:
-            self.fail(loc + ("name",), "unknown strategy" + _did_you_mean(name, spec.strategies), name, names)
-        declared = {p.name: p for p in spec.strategies[name].params}
-        for key, value in table.items():
-            if key == "name":
-                continue
-            if key not in declared:
-                keys = ", ".join(["name", *declared])
-                self.fail(loc + (key,), f"unknown key: strategy {name!r} has no such param"
-                          + _did_you_mean(key, declared), value, keys)
-            p = declared[key]
-            allowed = f"a number from {p.low:g} to {p.high:g}"
-            if not isinstance(value, (int, float)) or isinstance(value, bool):
-                self.fail(loc + (key,), "must be a number", value, allowed)
-            if not p.low <= value <= p.high:
-                self.fail(loc + (key,), "out of range", value, allowed)
-        params = {p.name: float(table.get(p.name, p.default)) for p in declared.values()}
-        return Seat(strategy=name, params=params)
-
-    def model(self, key: str, model: type[BaseModel]) -> BaseModel:
-        """Validate a settings table against the game's pydantic model (keys given replace the defaults)."""
-        table = self.data.get(key, {})
-        if not isinstance(table, dict):
-            self.fail((key,), "must be a table", table, _describe(model, None))
-        try:
-            return model.model_validate(table, strict=True)
-        except ValidationError as exc:
-            self._pydantic_fail(key, model, table, exc.errors()[0])
-
-    def _pydantic_fail(self, key: str, model: type[BaseModel], table: dict, err: dict) -> typing.NoReturn:
-        """One ScenarioError from pydantic's first error. A settings model's own checks may end their message with
-        "(allowed: ...)", which replaces the type's description, and a check across the table names the value it
-        blames first, as "field=value: problem" or "field[i].sub=value: problem"."""
-        loc, kind = tuple(err["loc"]), err["type"]
-        problem = re.sub(r"^(Value|Assertion) error, ", "", err["msg"])
-        got = err.get("input", _NOTHING)
-        allowed = re.search(r" \(allowed: (.*)\)$", problem)
-        if allowed:
-            problem = problem[:allowed.start()]
-        if kind == "literal_error":
-            ann = _field_at(model, loc)[0]
-            problem = "unknown value" + _did_you_mean(got, typing.get_args(ann) if ann is not None else ())
-        elif kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
-            problem = "out of range"
-        elif kind.endswith("_type"):
-            problem = "wrong type"
-        if kind == "extra_forbidden":
-            parent = _field_at(model, loc[:-1])[0]
-            fields = list(parent.model_fields) if _is_model(parent) else []
-            return self.fail((key, *loc), "unknown key" + _did_you_mean(str(loc[-1]), fields), got,
-                             ", ".join(fields))
-        if kind == "missing":
-            ann, info = _field_at(model, loc)
-            return self.fail((key, *loc), "missing key", allowed=_describe(ann, info))
-        if not loc:  # a check across the table: name the value the message starts with, if any
-            blamed = re.match(r"([\w.\[\]]+)=[^:]*: ", problem)
-            parts = tuple(int(i) if i else name for name, i in re.findall(r"(\w+)|\[(\d+)\]", blamed[1])) \
-                if blamed else ()
-            if parts and parts[0] in model.model_fields:
-                loc, problem = parts, problem[blamed.end():]
-                got = _value_at(table, loc)
-                if got is _NOTHING:     # not in the file: the default it kept
-                    got = _value_at({parts[0]: model.model_fields[parts[0]].get_default(call_default_factory=True)},
-                                    loc)
-            if not allowed:
-                return self.fail((key, *loc), problem, got,
-                                 f"{_describe(*_field_at(model, loc))}, consistent with the rest of [{key}]")
-        return self.fail((key, *loc), problem, got, allowed[1] if allowed else _describe(*_field_at(model, loc)))
+def seats_note(listed: int, players: int) -> str:
+    """What :func:`cycle_seats` did, in words, for the run's output and the resolved scenario."""
+    if players < listed:
+        return f"seats: the first {players} of the {listed} listed, for players = {players}"
+    return (f"seats cycled from the {listed} listed to {players} (players = {players}): seat i plays listed seat "
+            f"i mod {listed}")
 
 
 def spec_resolve(spec: _games.GameSpec, name: str, base: Path | None) -> Path:
@@ -456,79 +330,13 @@ def spec_resolve(spec: _games.GameSpec, name: str, base: Path | None) -> Path:
 
 # --- describing what is allowed -----------------------------------------------------------------------------------
 
-def _is_model(ann: Any) -> bool:
-    return isinstance(ann, type) and issubclass(ann, BaseModel)
-
-
-def _field_at(model: type[BaseModel], loc: tuple) -> tuple[Any, Any]:
-    """(annotation, FieldInfo or None) of the value at ``loc`` inside ``model``; (None, None) if not found."""
-    ann, info = model, None
-    for part in loc:
-        if isinstance(part, str) and _is_model(ann) and part in ann.model_fields:
-            info = ann.model_fields[part]
-            ann = info.annotation
-        elif isinstance(part, int) and typing.get_origin(ann) is list:
-            ann, info = typing.get_args(ann)[0], None
-        else:
-            return None, None
-    return ann, info
-
-
-def _describe(ann: Any, info: Any) -> str:
-    """What a value of this type may be, in a designer's words."""
-    if ann is bool:
-        return "true or false"
-    if ann in (int, float):
-        lo = hi = None
-        for m in getattr(info, "metadata", ()):
-            lo = getattr(m, "ge", lo)
-            hi = getattr(m, "le", hi)
-        what = "an integer" if ann is int else "a number"
-        if lo is not None and hi is not None:
-            return f"{what} from {lo} to {hi}"
-        return what + (f" >= {lo}" if lo is not None else "") + (f" <= {hi}" if hi is not None else "")
-    if ann is str:
-        return "a string"
-    if typing.get_origin(ann) is Literal:
-        return _one_of(typing.get_args(ann))
-    if typing.get_origin(ann) is list:
-        return f"a list, each item {_describe(typing.get_args(ann)[0], None)}"
-    if _is_model(ann):
-        return "a table with keys " + ", ".join(ann.model_fields)
-    return "see docs/scenarios.md"
-
-
 def _one_of(names) -> str:
     return "one of " + ", ".join(repr(n) for n in names)
-
-
-def _did_you_mean(word: Any, choices) -> str:
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def _key_path(loc: tuple) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def _contains(raw: Any, loc: tuple) -> bool:
-    return bool(loc) and _value_at(raw, loc) is not _NOTHING
 
 
 def _short_repr(value: Any, limit: int = 100) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-def _is_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 # --- a small TOML writer -------------------------------------------------------------------------------------------

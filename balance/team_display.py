@@ -10,7 +10,7 @@ import pandas as pd
 
 from .display import _ci, _group_display, _lengths_display, _means_display, _num, _pct
 
-SHORT_LABELS = 20       # a category of more labels shows only its SHORT_SHOWN hardest and easiest on a terminal
+SHORT_LABELS = 20       # a category of more labels shows its SHORT_SHOWN lowest and highest win rates on a terminal
 SHORT_SHOWN = 10
 
 
@@ -60,14 +60,16 @@ def category_table(name: str, df: pd.DataFrame) -> pd.DataFrame:
 
 
 def category_tables(name: str, df: pd.DataFrame, short: bool) -> dict[str, pd.DataFrame]:
-    """"Per <name>" in label order; with ``short`` and more than SHORT_LABELS labels, the SHORT_SHOWN hardest (lowest
-    win rate first) and the SHORT_SHOWN easiest (highest first) instead, among labels that were played."""
+    """"Per <name>" in label order; with ``short`` and more than SHORT_LABELS labels, the SHORT_SHOWN lowest win
+    rates (lowest first) and the SHORT_SHOWN highest (highest first) instead, among labels that were played. They are
+    the lowest and highest as played, not the hardest and easiest: the findings say when the data separate those."""
     if not short or len(df) <= SHORT_LABELS:
         return {f"Per {name}": category_table(name, df)}
     played = df[df.games > 0].sort_values(["win_rate", name], kind="stable")
     n = f"{len(played):,} played of {len(df):,}"
-    return {f"Per {name}: the {SHORT_SHOWN} hardest ({n})": category_table(name, played.head(SHORT_SHOWN)),
-            f"Per {name}: the {SHORT_SHOWN} easiest": category_table(name, played.tail(SHORT_SHOWN).iloc[::-1])}
+    return {f"Per {name}: the {SHORT_SHOWN} lowest win rates ({n})": category_table(name, played.head(SHORT_SHOWN)),
+            f"Per {name}: the {SHORT_SHOWN} highest win rates": category_table(name,
+                                                                               played.tail(SHORT_SHOWN).iloc[::-1])}
 
 
 def contrast_table(df: pd.DataFrame) -> pd.DataFrame:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .layers import override_name
 from .scenario import Scenario, ScenarioError, load_scenario
 from .stats.intervals import wilson
 
@@ -103,11 +104,15 @@ class Tournament:
     matrix: pd.DataFrame
     tables: pd.DataFrame
     meta: dict = field(default_factory=dict)
+    pair_games: pd.DataFrame | None = None     # competitive: games the row's and the column's variants shared
 
     @property
-    def findings(self) -> list[str]:
+    def findings(self) -> pd.DataFrame:
+        """What to read first, in order, with the columns of every result's findings (kind, text, estimate, ci_low,
+        ci_high, weight; ``stats.findings.COLUMNS``)."""
+        from .stats.findings import frame
         from .tournaments_view import findings
-        return findings(self)
+        return frame(findings(self))
 
     @property
     def plot(self):
@@ -124,7 +129,7 @@ class Tournament:
 
     def to_dict(self) -> dict:
         from .results import json_safe
-        return json_safe({"findings": self.findings, "cooperative": self.cooperative,
+        return json_safe({"findings": list(self.findings["text"]), "cooperative": self.cooperative,
                           "ratings": self.ratings.to_dict(orient="records"),
                           "matrix": self.matrix.reset_index().to_dict(orient="records"),
                           "tables": self.tables.to_dict(orient="records"), **self.meta})
@@ -136,14 +141,14 @@ def _seat_scenario(base: dict, variants: list[Variant], order: tuple[int, ...]) 
     return load_scenario(d)
 
 
-def _check_variant(base: dict, v: Variant) -> None:
-    """A variant the game cannot play, as one line naming it."""
+def _check_variant(base: dict, v: Variant, label: str = "--strategies") -> None:
+    """A variant the game cannot play, as one line naming it (``label``: where the variants came from)."""
     d = {k: x for k, x in base.items() if k not in ("seats", "strategy")}
     try:
         load_scenario(d | {"strategy": {"name": v.strategy, **v.params}})
-    except ScenarioError as err:
-        text = str(err).split(": ", 1)[-1].replace("strategy.", "", 1)
-        raise ScenarioError("--strategies", f"{v.label}: {text}") from None
+    except ScenarioError as err:        # each problem a line naming the variant
+        raise ScenarioError.every([ScenarioError(label, f"{v.label}: " + line.split(": ", 1)[-1].replace(
+            "strategy.", "", 1)) for line in err.lines]) from None
 
 
 def tournament(scenario=None, strategies="", *, games: int | None = None, seed=None, players=None, threads=None,
@@ -162,11 +167,12 @@ def tournament(scenario=None, strategies="", *, games: int | None = None, seed=N
         raise ValueError(f"games={games} with target_ci={target_ci}: give one of them")
     base = load_scenario(scenario, seed=seed, players=players, **(sets or {}))
     spec = base.spec()
-    variants = parse_variants(strategies) if not isinstance(strategies, list) or isinstance(strategies[0], str) \
-        else strategies
+    label = override_name("strategies", strategies)     # --strategies, or the Python keyword
+    variants = parse_variants(strategies, label) if not isinstance(strategies, list) or \
+        isinstance(strategies[0], str) else strategies
     base_dict = base.to_dict()
     for v in variants:
-        _check_variant(base_dict, v)
+        _check_variant(base_dict, v, label)
     coop = spec.cooperative
     plays = []
     counts = functools.partial(winner_counts, players=base.players)
@@ -187,18 +193,18 @@ def tournament(scenario=None, strategies="", *, games: int | None = None, seed=N
         n = FIRST_ROUND
         while True:
             play(n)
-            ratings, _, table_frame = _frames(variants, plays, table_list, coop)
+            ratings, _, table_frame, _ = _frames(variants, plays, table_list, coop)
             width = table_frame["ci_high"] - table_frame["ci_low"] if coop else \
                 ratings["win_ci_high"] - ratings["win_ci_low"]
             if width.max() <= target_ci or n >= max_games:
                 break
             n = min(2 * n, max_games)
-    ratings, matrix, table_frame = _frames(variants, plays, table_list, coop)
+    ratings, matrix, table_frame, pair_games = _frames(variants, plays, table_list, coop)
     meta = {"scenario": base.name, "game": spec.name, "title": spec.title, "players": base.players,
             "seed": base.seed, "games_per_table": n, "games": int(sum(p.stepper.played for p in plays)),
             "seatings": len(plays), "ties": int(sum(p.ties for p in plays)),
             "unfinished": int(sum(p.none for p in plays)) if not coop else None, "target_ci": target_ci}
-    return Tournament(variants, coop, ratings, matrix, table_frame, meta)
+    return Tournament(variants, coop, ratings, matrix, table_frame, meta, pair_games)
 
 
 def _frames(variants, plays, table_list, coop):
@@ -223,8 +229,9 @@ def _frames(variants, plays, table_list, coop):
     if not coop:
         for label in labels:
             table_frame[f"wins {label}"] = table_frame[f"wins {label}"].astype("Int64")
-    return (_coop_frames if coop else _luce_frames)(variants, plays, table_list, table_frame, labels, K) + \
-        (table_frame,)
+    ratings, matrix, pair_games = (_coop_frames if coop else _luce_frames)(variants, plays, table_list, table_frame,
+                                                                           labels, K)
+    return ratings, matrix, table_frame, pair_games
 
 
 def _luce_frames(variants, plays, table_list, table_frame, labels, K):
@@ -258,7 +265,7 @@ def _luce_frames(variants, plays, table_list, table_frame, labels, K):
     ratings.insert(0, "rank", np.arange(1, K + 1))
     with np.errstate(divide="ignore", invalid="ignore"):
         matrix = pd.DataFrame(won_with / together, index=pd.Index(labels, name="strategy"), columns=labels)
-    return ratings, matrix
+    return ratings, matrix, pd.DataFrame(together.astype(np.int64), index=matrix.index, columns=labels)
 
 
 def _coop_frames(variants, plays, table_list, table_frame, labels, K):
@@ -281,4 +288,4 @@ def _coop_frames(variants, plays, table_list, table_frame, labels, K):
     if len(table_list[0]) == 2:
         for t, (a, b) in enumerate(table_list):
             matrix.iloc[a, b] = matrix.iloc[b, a] = table_frame.loc[t, "win_rate"]
-    return ratings, matrix
+    return ratings, matrix, None

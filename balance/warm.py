@@ -13,7 +13,7 @@ import sys
 import time
 
 from .chunks import play_chunk, set_threads
-from .notice import compile_notice, show_progress
+from .notice import compile_notice, notice_mode
 from .scenario import ScenarioError, load_scenario
 
 
@@ -24,7 +24,7 @@ def warm(source=None) -> float:
     spec = scenario.spec()
     compiled = spec.compile_scenario(scenario)
     t0 = time.perf_counter()
-    with compile_notice(spec.title, show_progress(None)):
+    with compile_notice(spec.title, notice_mode(None)):
         play_chunk(spec, compiled, scenario, 0, 1, set_threads(None))
     return time.perf_counter() - t0
 
@@ -37,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         warm(args[0] if args else None)
     except ScenarioError as err:
-        print(f"error: {err}", file=sys.stderr)
+        for line in err.lines:
+            print(f"error: {line}", file=sys.stderr)
         return 2
     return 0
 

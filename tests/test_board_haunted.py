@@ -191,21 +191,6 @@ def test_default_blue_capacity_holds_the_worst_set_up_with_a_square_left_for_eac
     assert cap == manual
 
 
-def test_default_map_loads_fast():
-    import time
-    start = time.perf_counter()
-    B.load_board()
-    assert time.perf_counter() - start < 2.0                              # about 0.25 s on the 2-core machine
-
-
-# --- Movement costs --------------------------------------------------------------------------------------------
-
-def test_door_crossing_costs_two_both_ways():
-    b = parse(tiny())
-    room, hall = sq(b, 1, 2, 4), sq(b, 1, 2, 6)
-    assert edge(b, room, hall) == (2, B.EDGE_DOOR) and edge(b, hall, room) == (2, B.EDGE_DOOR)
-    assert b.dist[0, room, hall] == 2 and b.dist[0, hall, room] == 2
-
 
 def test_stepping_onto_a_staircase_square_costs_two_and_off_it_one():
     """Every step onto a staircase square costs 2, up or down the run; stepping off onto the hallway costs 1."""

@@ -32,7 +32,9 @@ def small(tmp_path: Path, checks: str, games: int = 2000, name: str = "small.tom
     ("seat_gap = 0.03", ["checks.seat_gap", "unknown key", "did you mean 'seat_gap_max'"]),
     ("length_mean = [60, 40]", ["checks.length_mean", "not a range"]),
     ("victory_share = { amulett = [0.1, 0.2] }", ["checks.victory_share.amulett", "did you mean 'amulet'"]),
-    ('strategy_order = ["collector", "random"]', ["checks.strategy_order[0]", "not a strategy of this scenario"]),
+    ('strategy_order = ["colector", "random"]', ["checks.strategy_order[0]", "not a strategy of Spooky Tower",
+                                                 "did you mean 'collector'"]),
+    ('strategy_order = ["random", "random"]', ["checks.strategy_order[1]", "named twice"]),
     ("win_rate = [0.4, 0.7]", ["checks.win_rate", "co-operative"]),
     ("seat_gap_max = 2", ["checks.seat_gap_max", "out of range"]),
 ])
@@ -112,7 +114,7 @@ def test_cli_exit_codes_summary_junit_json_and_report(cli, tmp_path):
     res = cli("check", path, "--summary", tmp_path / "s.md", "--junit", tmp_path / "j.xml", "-o", tmp_path / "rep",
               "--threads", 1)
     assert res.exit_code == 1, res.output
-    assert res.output.splitlines()[0] == "Findings" and "FAIL" in res.output
+    assert res.stdout.splitlines()[0] == "Findings" and "FAIL" in res.output
     md = (tmp_path / "s.md").read_text()
     assert md.startswith("## balance check: FAIL") and "| FAIL | victory_share.amulet |" in md
     root = ET.parse(tmp_path / "j.xml").getroot()
@@ -120,7 +122,7 @@ def test_cli_exit_codes_summary_junit_json_and_report(cli, tmp_path):
     assert len(cases) == 2 and len(root.findall(".//failure")) == 1
     assert {p.name for p in (tmp_path / "rep").iterdir()} >= {"index.html", "summary.md", "claims.png"}
     res = cli("check", small(tmp_path, "length_mean = [10, 200]", name="ok.toml"), "--json", "--threads", 1)
-    assert res.exit_code == 0 and json.loads(res.output)["claims"][0]["outcome"] == "pass"
+    assert res.exit_code == 0 and json.loads(res.stdout)["claims"][0]["outcome"] == "pass"
 
 
 @pytest.mark.parametrize("args, words", [
@@ -146,7 +148,53 @@ def test_baseline_lists_what_moved_both_ways(cli, tmp_path):
                     sets={"components.buildings.12.ghost_worth": 1, "rules.flip_scope": "building"})
     moved = changed.baseline.set_index("metric")["moved"]
     assert (moved == "up").any() and (moved == "down").any()
-    assert "moved significantly against the baseline" in " ".join(changed.findings)
+    assert "moved significantly against the baseline" in " ".join(changed.findings["text"])
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.toml")), ids=lambda p: p.stem)
+def test_claims_never_block_another_lineup(path, tmp_path):
+    """Claims change no game: any lineup of the game loads, whatever the claims name (one strategy in every seat,
+    as --strategy and --set strategy=... give, and a file that extends the scenario with other seats)."""
+    spec = load_scenario(path).spec()
+    for name in spec.strategies:
+        assert load_scenario(path, strategy=name).checks == load_scenario(path).checks
+        assert load_scenario(path, **{"seats.0.strategy": name}).seats[0].strategy == name
+    child = tmp_path / "child.toml"
+    child.write_text(f'extends = "{path}"\nstrategy = "{next(iter(spec.strategies))}"\n')
+    assert load_scenario(child).checks == load_scenario(path).checks
+
+
+def test_a_claim_the_lineup_cannot_test_is_not_applicable_and_decides_nothing(cli, tmp_path):
+    path = small(tmp_path, 'length_mean = [10, 200]\nstrategy_order = ["collector", "random"]', games=2000)
+    r = check(path, threads=1)          # every seat plays random: there is no collector to rank
+    rows = r.claims.set_index("key")
+    assert rows.loc["strategy_order", "outcome"] == "not applicable"
+    assert "collector does not play in this lineup (random)" in rows.loc["strategy_order", "reason"]
+    assert rows.loc["length_mean", "outcome"] == "pass" and r.outcome == "pass" and r.exit_code == 0
+    assert any("does not apply to this lineup" in f and "collector" in f for f in r.findings["text"])
+    res = cli("check", path, "--junit", tmp_path / "j.xml", "-o", tmp_path / "rep", "--threads", 1)
+    assert res.exit_code == 0 and "NOT APPLICABLE" in res.output, res.output
+    root = ET.parse(tmp_path / "j.xml").getroot()
+    assert len(root.findall(".//skipped")) == 1 and root.find("testsuite").get("skipped") == "1"
+    lineup = check(path, threads=1, sets={"seats": [{"name": "collector"}, {"name": "random"}, {"name": "random"}]})
+    assert lineup.claims.set_index("key").loc["strategy_order", "outcome"] != "not applicable"
+
+
+def test_check_says_when_the_seats_were_cycled(tmp_path):
+    path = small(tmp_path, "length_mean = [10, 200]", games=1000)
+    path.write_text(path.read_text().replace('name = "small"', 'name = "small"\nplayers = 2\nseats = '
+                                             '[{ name = "random" }, { name = "collector" }]'))
+    r = check(path, threads=1, players=4)
+    assert r.scenarios[0].notes == ("seats cycled from the 2 listed to 4 (players = 4): seat i plays listed seat "
+                                    "i mod 2",)
+    assert "  Note: seats cycled from the 2 listed to 4" in r.summary()
+
+
+def test_cli_runs_a_shipped_scenario_with_another_lineup(cli):
+    """The shipped scenario's strategy_order names three strategies; one strategy in every seat still runs."""
+    res = cli("run", SCENARIOS / "haunted_tower.toml", "--strategy", "monster_hunter", "-n", 40, "--threads", 1,
+              "--no-contrasts")
+    assert res.exit_code == 0, res.output
 
 
 def test_shipped_scenarios_claims_are_valid():
@@ -160,4 +208,4 @@ def test_a_scenario_without_claims_plays_one_look_and_passes(tmp_path):
     path.write_text('game = "spooky_tower"\ngames = 50000\n')
     r = check(path, threads=1)
     assert r.scenarios[0].results.tallies.games == 1000 and len(r.claims) == 0
-    assert r.exit_code == 0 and r.findings[0].startswith("No scenario holds a [checks] table")
+    assert r.exit_code == 0 and r.findings["text"][0].startswith("No scenario holds a [checks] table")

@@ -35,6 +35,18 @@ def test_run_prints_the_haunted_tower_tables(cli):
         assert needle in res.output, needle
 
 
+@pytest.mark.parametrize("players, note", [
+    (6, "Note: seats cycled from the 4 listed to 6 (players = 6): seat i plays listed seat i mod 4"),
+    (3, "Note: seats: the first 3 of the 4 listed, for players = 3"),
+])
+def test_run_with_another_number_of_players_cycles_the_listed_seats_and_says_so(cli, players, note):
+    res = cli("run", SCENARIO, "-n", 60, "--players", players, "--threads", 1, "--no-contrasts")
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[2] == note
+    res = cli("run", SCENARIO, "-n", 60, "--players", 4, "--threads", 1, "--no-contrasts")
+    assert res.exit_code == 0 and "Note:" not in res.output       # the listed number: as before
+
+
 def test_show_map_draws_every_level_and_one(cli):
     res = cli("show-map", SCENARIO)
     assert res.exit_code == 0
@@ -64,7 +76,7 @@ def test_a_broken_map_is_one_line_naming_the_scenario_key_and_the_map(cli, tmp_p
 def test_replay_narrates_a_game_with_the_map(cli):
     res = cli("replay", SCENARIO, "--seed", 3)
     assert res.exit_code == 0
-    out = res.output
+    out = res.stdout
     assert out.startswith("The Haunted Tower, seed 3, game 0: fighter (seat 0) plays monster_hunter")
     for needle in ("Round 1:", "Turn 1:", "movement points", "turns over a ", " chit: ", "  = ",
                    "chits left: Tower 1", "[level 1]", "The game ends"):
@@ -74,7 +86,7 @@ def test_replay_narrates_a_game_with_the_map(cli):
 def test_replay_jsonl_has_a_snapshot_after_every_hero_turn(cli):
     res = cli("replay", SCENARIO, "--seed", 3, "--format", "jsonl")
     assert res.exit_code == 0
-    rows = [json.loads(line) for line in res.output.splitlines()]
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
     assert rows[0]["type"] == "game" and rows[0]["heroes"] == ["fighter", "dwarf", "elf", "magic_user"]
     turns = [r["turn"] for r in rows if r["type"] == "turn"]
     snaps = [r for r in rows if r["type"] == "snapshot"]
@@ -160,3 +172,13 @@ def test_results_round_trip_through_save_and_load(results, tmp_path):
 
 def test_victory_kinds_are_the_haunted_towers(results):
     assert results.victories.kind.tolist() == list(E.VICTORY_NAMES)
+
+
+def test_a_lineup_of_another_size_than_the_files_seats_plays_and_names_no_wrong_replay():
+    """The file lists four seats: a run with three players and three seats given plays, and its games worth
+    watching do not claim that `--players 3` on the file replays them (the file alone refuses three players)."""
+    seats = [{"name": "monster_hunter"}, {"name": "cautious_looter"}, {"name": "specter_rusher"}]
+    r = balance.simulate(SCENARIO, players=3, seats=seats, games=300, seed=2, progress=False)
+    assert r.seats.games.tolist() == [300] * 3
+    assert r.meta["replay_args"] is None
+    assert not any("--players" in line for line in r.watch_lines())

@@ -169,8 +169,8 @@ def test_a_big_category_shows_its_extremes_on_the_terminal_and_everything_in_the
     sc = scenario(**{"components.towers": 60})
     r = aggregate(sc, chunk_of(sc, 6000), [6000])
     short = r.display_tables(short=True)
-    hard = next(v for k, v in short.items() if "10 hardest" in k)
-    easy = next(v for k, v in short.items() if "10 easiest" in k)
+    hard = next(v for k, v in short.items() if "10 lowest win rates" in k)
+    easy = next(v for k, v in short.items() if "10 highest win rates" in k)
     rates = r.category("tower").set_index("tower").win_rate
     assert len(hard) == len(easy) == 10
     assert list(hard.tower) == list(rates.sort_values(kind="stable").index[:10])
@@ -228,7 +228,7 @@ def test_the_command_line_runs_and_reports_a_co_operative_game(game, tmp_path, m
     assert out.exit_code == 0, out.output
     assert "Team" in out.output and "Contrasts" in out.output and "Seats" not in out.output
     out = CliRunner().invoke(main, ["run", "fx.toml", "--threads", "1", "--no-contrasts", "--json"])
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert data["contrasts"] == [] and data["team"][0]["games"] == 1500
     out = CliRunner().invoke(main, ["report", "fx.toml", "--threads", "1", "-o", "rep"])
     assert out.exit_code == 0, out.output

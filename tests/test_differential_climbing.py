@@ -89,8 +89,9 @@ def level1_components(n: int = 10) -> dict:
     return {"cards": cards}
 
 
-FRACTIONAL = {"name": "climber", "arrow_weight": 0.1, "sword_weight": 0.2, "team_weight": 0.3}
-FRACTIONAL2 = {"name": "deck_thinner", "arrow_weight": 0.7, "sword_weight": 0.1, "team_weight": 0.2, "keep": 7.5}
+FRACTIONAL = {"name": "climber", "arrow_weight": 0.1, "sword_weight": 0.2, "team_weight": 0.3, "spare": 0.3}
+FRACTIONAL2 = {"name": "deck_thinner", "arrow_weight": 0.7, "sword_weight": 0.1, "team_weight": 0.2, "spare": 0.7,
+               "keep": 7.5}
 PAIRS = [["random", "random"], ["climber", "climber"], ["skeleton_farmer", "skeleton_farmer"],
          ["deck_thinner", "deck_thinner"], ["climber", "skeleton_farmer"], ["deck_thinner", "random"],
          ["climber", "deck_thinner"], ["random", "skeleton_farmer"]]
@@ -102,6 +103,7 @@ RULE_OPTIONS = [
     ("first_player_side-right", {"first_player_side": "right"}),
     ("icon_order-arrows_first", {"icon_order": "arrows_first"}),
     ("left_behind-stay", {"left_behind": "stay"}),
+    ("top_up-never", {"top_up": "never"}),
     ("hand_size-1", {"hand_size": 1}),
     ("hand_size-5", {"hand_size": 5, "starting_level2": 4}),
     ("redraws-0", {"redraws": 0}),
@@ -129,11 +131,15 @@ CASES += [
     ("stress", dict(seats=["climber", "skeleton_farmer"], components=stress_components(), rotation=True), 250),
     ("stress-random", dict(seats=["random", "random"], components=stress_components(),
                            rules={"round_limit": 20, "supply": "easy"}), 250),
+    ("stress-farmers", dict(seats=["skeleton_farmer", "skeleton_farmer"], components=stress_components(),
+                            rotation=True), 150),
     ("stress-thinner", dict(seats=["deck_thinner", "climber"], components=stress_components(),
                             rules={"boss_side": "B", "icon_order": "arrows_first", "communication": "always",
                                    "min_deck": 0}, rotation=True), 200),
     ("crowded-stay", dict(seats=["skeleton_farmer", "random"], components=crowded_components(),
                           rules={"left_behind": "stay", "round_limit": 20}, rotation=True), 200),
+    ("crowded-never", dict(seats=["skeleton_farmer", "climber"], components=crowded_components(),
+                           rules={"top_up": "never", "round_limit": 20}, rotation=True), 150),
 ]
 GAMES_COVERED = sum(c[-1] for c in CASES)
 
@@ -169,7 +175,8 @@ def test_kernel_and_reference_play_the_same_games(case):
 
 def test_the_cases_reach_the_rare_branches():
     """The stress cases really play what they are for: every event kind, free plays, a skill gained twice, groups
-    that stand again, tokens returned, a short supply, every ending, blocked rounds, exchanges."""
+    that stand again, tokens returned, a short supply and short cards topped up, spared skeletons, every ending,
+    blocked rounds, exchanges."""
     seen = Counter()
     for name, kwargs, _ in CASES:
         if not name.startswith(("stress", "crowded", "round_limit-30")):
@@ -177,6 +184,7 @@ def test_the_cases_reach_the_rare_branches():
         sc = scenario(**kwargs)
         for game in range(60):
             ref = play_scenario(sc, game=game)
+            placed = set()
             for kind, _, a, b, c in ref.events:
                 seen[E.EV_NAMES[kind]] += 1
                 seen["free play"] += kind == E.EV_PLAY and c == 1
@@ -184,10 +192,13 @@ def test_the_cases_reach_the_rare_branches():
                 seen["group stands again"] += kind == E.EV_GOLD and c == 0
                 seen["skill gold"] += kind == E.EV_BONUS and b == 1
                 seen["no bonus token"] += kind == E.EV_BONUS and a == 0
-                seen["short placement"] += kind == E.EV_PLACE and name.startswith("crowded") and a > 0 and b < 10
+                seen["short placement"] += kind == E.EV_PLACE and name.startswith("crowded") and a > 0 and c > 0
+                seen["top-up"] += kind == E.EV_PLACE and a in placed
+                placed |= {a} if kind == E.EV_PLACE else set()
             seen[E.VICTORY_NAMES[ref.victory]] += 1
     missing = [n for n in list(E.EV_NAMES.values()) + ["free play", "skill again", "group stands again",
-                                                      "skill gold", "short placement"] + list(E.VICTORY_NAMES[1:])
+                                                      "skill gold", "short placement", "top-up"]
+               + list(E.VICTORY_NAMES[1:])
                if seen[n] == 0]
     assert not missing, f"never reached: {missing}"
 
@@ -354,7 +365,15 @@ def test_replay_and_narration():
     recs = [json.loads(line) for line in narrate_jsonl(game)]
     assert recs[0]["type"] == "game" and recs[0]["strategies"] == ["skeleton_farmer", "climber"]
     events = [r for r in recs[1:] if r["type"] != "snapshot"]
-    assert [r["type"] for r in events] == [E.EV_NAMES[e[0]] for e in game.events]
+    one_per_stack = [e for e in game.events if e[0] != E.EV_SHUFFLE or e[3] == 0]     # a stack's rows: one record
+    assert [r["type"] for r in events] == [E.EV_NAMES[e[0]] for e in one_per_stack]
+    shuffled = [r for r in events if r["type"] == "shuffle"]
+    assert sum(len(r["order"]) for r in shuffled) == sum(e[0] == E.EV_SHUFFLE for e in game.events)
+    assert [r["stack"] for r in shuffled][:2] == ["level2", "level3"] and shuffled[2]["stack"] == "deck"
+    deals = [r["card"] for r in events if r["type"] == "deal"][:6]
+    assert shuffled[2]["order"][:6] == deals                  # the round's deal: the shuffled deck's top cards
+    buys = [r for r in events if r["type"] == "buy"]
+    assert buys and all(r["pile"] == ("level3" if r["level"] == 3 else "level2") for r in buys)
     snaps = [r for r in recs if r["type"] == "snapshot"]
     assert [r["turn"] for r in snaps] == list(range(1, game.turns + 1))
     assert events[-1]["type"] == "end" and events[-1]["victory"] == E.VICTORY_NAMES[game.victory]

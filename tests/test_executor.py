@@ -123,6 +123,31 @@ def test_cli_dask_local_json_matches_local():
     assert json.loads(dask.stdout)["meta"]["timing"]["workers"] == 2
 
 
+SLOW_EXIT = """import atexit, os, pathlib, time
+def _end():
+    time.sleep(5)
+    pathlib.Path(os.environ["BALANCE_TEST_EXITED"], str(os.getpid())).touch()
+atexit.register(_end)
+"""
+
+
+def test_cli_dask_local_lets_its_workers_end_on_their_own_and_logs_no_warning(tmp_path):
+    """A worker that compiled a kernel takes seconds in Python's own shutdown after its last task. Here each worker's
+    shutdown takes 5 s (a preload with an exit hook, which then leaves a file): the run ends with exit code 0, no
+    WARNING line on stderr, and every worker's shutdown run to its end (Dask's own close kills it after 4 s)."""
+    (tmp_path / "slow_exit.py").write_text(SLOW_EXIT)
+    exited = tmp_path / "exited"
+    exited.mkdir()
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__PRELOAD": f'["{tmp_path / "slow_exit.py"}"]',
+           "BALANCE_TEST_EXITED": str(exited)}
+    done = subprocess.run([sys.executable, "-m", "balance", "run", "-n", "2000", "--executor", "dask-local",
+                           "--workers", "2"], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "2,000 games of Spooky Tower" in done.stdout
+    assert [line for line in done.stderr.splitlines() if "WARNING" in line] == []
+    assert len(list(exited.iterdir())) == 2
+
+
 @pytest.mark.parametrize("study, args, kw", [
     ("compare", (None, None, {"players": 4}), {"games": 30_000, "seed": 3, "chunk_size": 7_000}),
     ("compare", (None, None, {"players": 4}), {"seed": 5, "target_ci": 0.03}),

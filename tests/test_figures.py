@@ -105,18 +105,34 @@ def test_save_png_writes_what_savefig_writes():
         assert got.getvalue() == want.getvalue(), name
 
 
-def test_group_bars_are_one_collection_per_counter_at_the_tables_values():
+def test_group_bars_are_one_collection_per_counter_each_on_its_own_axis_at_the_tables_values():
+    """Counters of other quantities (gold per game, cards at the end) are never drawn on one scale: each counter is a
+    row of its own, over the row of win-rate differences, all on the labels' axis."""
     r = aggregate(GAMES, [3001])
     fig = r.plot.cards()
-    top = fig.axes[0]
     df = r.cards
     shown = [c for c in r.tallies.counter_names if np.nansum(df[f"{c}_per_game"]) > 0]
-    assert not top.patches and len(top.collections) == len(shown) == 3
-    width = 0.8 / len(shown)
-    for c, (name, bars) in enumerate(zip(shown, top.collections)):
-        boxes = np.array([p.vertices[:4] for p in bars.get_paths()])
+    assert len(shown) == 3 and len(fig.axes) == len(shown) + 1
+    for name, ax in zip(shown, fig.axes):
+        assert not ax.patches and len(ax.collections) == 1 and ax.get_ylabel() == f"{name}\nper game"
+        boxes = np.array([p.vertices[:4] for p in ax.collections[0].get_paths()])
         centre = (boxes[:, 0, 0] + boxes[:, 2, 0]) / 2
-        assert centre == pytest.approx(np.arange(len(df)) + (c - (len(shown) - 1) / 2) * width)
-        assert boxes[:, 2, 0] - boxes[:, 0, 0] == pytest.approx(width)
+        assert centre == pytest.approx(np.arange(len(df)))
+        assert boxes[:, 2, 0] - boxes[:, 0, 0] == pytest.approx(0.8)
         assert boxes[:, 1, 1] == pytest.approx(df[f"{name}_per_game"].to_numpy()) and not boxes[:, 0, 1].any()
-    assert [t.get_text() for t in top.get_legend().get_texts()] == shown
+
+
+def test_every_axis_label_of_every_figure_lies_inside_its_figure():
+    """A label cut at the figure's edge (Climbing Tower's contrasts x label was) cannot be read."""
+    import balance
+    for r in (aggregate(GAMES, [3001]), balance.simulate("scenarios/climbing_tower.toml", games=300, progress=False)):
+        for name in r.plot.available():
+            fig = getattr(r.plot, name)()
+            fig.canvas.draw()
+            box = fig.bbox
+            for ax in fig.axes:
+                for label in (ax.xaxis.label, ax.yaxis.label):
+                    if label.get_text():
+                        b = label.get_window_extent()
+                        assert b.x0 >= box.x0 - 1 and b.x1 <= box.x1 + 1 and b.y0 >= box.y0 - 1, \
+                            (name, label.get_text())

@@ -73,10 +73,18 @@ def test_the_games_worth_watching_are_the_games_their_commands_replay(spooky):
     assert r.tallies.watch == watch
 
 
-def test_haunted_tower_findings_name_heroes_and_the_lopsided_game():
+def test_haunted_tower_findings_name_heroes_the_deadliest_monster_and_the_lopsided_game():
     r = balance.simulate("scenarios/haunted_tower.toml", games=3000, progress=False)
     kinds = set(r.findings["kind"])
     assert "role_gap" in kinds and any("The heroes are far from even" in t for t in r.findings["text"])
+    assert "adjusted for the 15 pairs of 6 heroes" in r.findings.set_index("kind").loc["role_gap", "text"]
+    # the monster that kills heroes most often per encounter, besides the Specter (whom the game is about)
+    monsters = r.group("monster").set_index("monster")
+    rate = monsters["deaths_per_encounters"].drop("specter").dropna()
+    threat = r.findings[r.findings["kind"].isin(["strongest_thing", "strong_thing"])]
+    assert len(threat) == 1
+    assert threat["text"].iloc[0].startswith(f"Of the {len(rate)} monsters met besides specter, the {rate.idxmax()} ")
+    assert threat["estimate"].iloc[0] == pytest.approx(rate.max())
     assert any(line.startswith("the most lopsided win: by ") and "scenarios/haunted_tower.toml --seed 1" in line
                for line in r.watch_lines())
 
@@ -120,3 +128,76 @@ def test_unusable_things_survive_an_old_checkpoint_and_added_tallies():
     assert next(g for g in old.groups if g.name == "card").cannot_use == ()
     old.add(fresh().tallies)
     assert next(g for g in old.groups if g.name == "card").cannot_use == card.cannot_use
+
+
+def test_the_unfinished_finding_says_how_the_unfinished_games_ended():
+    """A game may end unfinished otherwise than at the turn cap (The Haunted Tower's fight cap, where neither side
+    can hurt the other): the finding splits the unfinished games by the game's per-seat end counters
+    (GameSpec.unfinished_ends), and says "the turn cap" alone only when it was the only end."""
+    from balance.stats.aggregate import Tallies
+    from balance.stats.findings import findings
+    r = balance.simulate("scenarios/haunted_tower.toml", games=200, turn_cap=120, progress=False)
+    t = r.tallies
+    unfinished = int(r.victories.set_index("kind").loc["unfinished", "games"])
+    assert unfinished > 2 and set(t.unfinished_ends) == {"fight_cap"}
+
+    def texts():
+        return [f.text for f in findings(r, limit=100) if f.kind in ("unfinished", "length")]
+    assert f"of games reached the turn cap unfinished ({unfinished:,} games;" in texts()[0] + texts()[1]
+    k = t.player_counter_names.index("fight_cap")
+    assert t.seat_final_sum[:, k].sum() == 0
+    t.seat_final_sum[1, k] = 2                  # as if two of them had ended at the fight cap
+    said = " ".join(texts())
+    assert f"of games ended unfinished ({unfinished:,} games;" in said and "reached the turn cap" not in said
+    assert f": {unfinished - 2:,} at the turn cap, 2 at the fight cap (100 combat rounds in a row in which neither " \
+           "side could hurt the other); they have no winner." in said
+    assert f"(the {unfinished:,} unfinished games included: {unfinished - 2:,} at the turn cap, 2 at the fight cap" \
+        in said
+    saved = t.to_dict()
+    assert Tallies.from_dict(saved).unfinished_ends == t.unfinished_ends
+    assert "unfinished_ends" not in balance.simulate(games=100, progress=False).tallies.to_dict()
+
+
+# --- one form everywhere -------------------------------------------------------------------------------------------
+
+def _one_form(found, as_dict: dict | None = None) -> None:
+    """A result's ``findings``: a DataFrame of the shared columns, one sentence a row, its numbers as floats; the
+    JSON keeps the sentences as a list."""
+    import pandas as pd
+
+    from balance.stats.findings import COLUMNS
+    assert isinstance(found, pd.DataFrame) and list(found.columns) == COLUMNS and len(found) > 0
+    assert all(isinstance(x, str) and x for x in found["text"]) and all(isinstance(x, str) and x for x in found["kind"])
+    assert all(found[c].dtype.kind == "f" for c in COLUMNS[2:])
+    stated = found.dropna(subset=["estimate", "ci_low", "ci_high"])
+    assert ((stated["ci_low"] <= stated["estimate"] + 1e-12) & (stated["estimate"] <= stated["ci_high"] + 1e-12)).all()
+    if as_dict is not None:
+        assert as_dict["findings"] == list(found["text"])
+
+
+@pytest.mark.parametrize("game", sorted(balance.games.registry()))
+def test_every_result_gives_its_findings_in_one_form(game):
+    spec = balance.games.get_game(game)
+    base = load_scenario(None, game=game, games=400, seed=5)
+    two = list(spec.strategies)[:2]
+    kw = {"games": 400, "threads": 1}
+    r = balance.simulate(base, progress=False, contrasts=False, threads=1)
+    _one_form(r.findings)
+    assert list(r.findings["weight"]) == sorted(r.findings["weight"], reverse=True)
+    c = balance.compare(base, sets={"strategy": two[1]}, **kw)
+    _one_form(c.findings, c.to_dict())
+    assert "difference" in set(c.findings["kind"]) and c.findings["weight"].isna().all()
+    s = balance.sweep(base, {"strategy": two}, **kw)
+    _one_form(s.findings, s.to_dict())
+    assert {"cells_differ"} <= set(s.findings["kind"])
+    t = balance.tournament(base.to_dict(), ",".join(two), games=200, threads=1)
+    _one_form(t.findings, t.to_dict())
+    assert set(t.findings["kind"]) & {"strongest", "no_clear_extreme"}
+    report = balance.check([f"scenarios/{game}.toml"], games=1000, threads=1)
+    _one_form(report.findings, report.to_dict())
+
+
+def test_the_card_study_gives_its_findings_in_one_form():
+    v = balance.cards(load_scenario(None, games=300), games=300, threads=1)
+    _one_form(v.findings, v.to_dict())
+    assert v.findings["kind"][0] == "note" and len(set(v.findings["kind"]) - {"note"}) > 0

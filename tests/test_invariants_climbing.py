@@ -6,8 +6,11 @@ only a defeated BOSS wins; pawns stay within the tower and only climb; every car
 at most once, removed at most once, Level 1 never bought, the deck at the end as the counters say); turns are the
 actions and passes; gold pays for what was built; skills are gained once and used only after. On a few thousand
 traced games the skeleton tokens are followed event by event from the final state's tower layout: every sword,
-gold, placement and return agrees with the tokens standing, tokens on the tower + fallen + gold + supply = 12 at
-every round's end, gold is never carried into a round, and the events end where the final state array stands.
+spared sword, gold, placement, top-up and return agrees with the tokens standing and the skeletons drawn without a
+token, a skill comes only from a card every skeleton drawn on which was defeated, tokens on the tower + fallen + gold
++ supply = 12 at every round's end, gold is never carried into a round, and the events end where the final state
+array stands. The cards are followed too, from the ``shuffle`` rows alone: every deal and redraw takes the shuffled
+deck's next card, every buy the top card of the pile its row names, and every shuffle holds exactly the deck.
 """
 from __future__ import annotations
 
@@ -34,10 +37,10 @@ def default_scenario():
 
 
 def random_scenario():
-    """Random strategies, Easy supply, tokens left standing (the supply runs short), no deck minimum, the partner's
-    hand always visible, arrows first."""
+    """Random strategies (and a thinner that spares some skeletons), Easy supply, tokens left standing (the supply
+    runs short, and short cards are topped up), no deck minimum, the partner's hand always visible, arrows first."""
     return load_scenario({"game": "climbing_tower", "players": 2, "seed": 9, "seat_rotation": True,
-                          "seats": [{"name": "random"}, {"name": "deck_thinner"}],
+                          "seats": [{"name": "random"}, {"name": "deck_thinner", "spare": 0.3}],
                           "rules": {"supply": "easy", "left_behind": "stay", "min_deck": 0, "round_limit": 14,
                                     "communication": "always", "icon_order": "arrows_first"}})
 
@@ -166,6 +169,7 @@ class Tokens:
             self.printed.append([int(s[L.TC + row * L.N_TF + L.TF_FLOORS + 3 * k + 1 + side]) for side in (0, 1)])
         self.standing = [[0, 0] for _ in range(self.n_slots)]
         self.fallen = [[0, 0] for _ in range(self.n_slots)]
+        self.missing = [list(x) for x in self.printed]         # no token yet on any skeleton drawn
         self.gold = 0
         self.supply = TOKENS
         self.by_floor = {}
@@ -200,27 +204,30 @@ def follow_tokens(events: np.ndarray, s: np.ndarray, cost: dict | None) -> None:
                 cost["rounds"] += 1
         elif kind in (E.EV_GOLD, E.EV_BONUS, E.EV_BUY, E.EV_REMOVE):
             phase = "build"
-        if kind == E.EV_PLACE:
+        if kind == E.EV_PLACE:          # a card's tokens, or a top-up: onto the skeletons without one
             placed = 0
             for slot in range(t.n_slots):
                 if t.slot_pos[slot] == a:
                     for side in (0, 1):
-                        n = min(t.printed[slot][side], t.supply)
-                        assert t.standing[slot][side] == 0
-                        t.standing[slot][side] = n
+                        n = min(t.missing[slot][side], t.supply)
+                        t.standing[slot][side] += n
+                        t.missing[slot][side] -= n
                         t.supply -= n
                         placed += n
             assert placed == b
+            assert c == sum(sum(t.missing[i]) for i in range(t.n_slots) if t.slot_pos[i] == a)
         elif kind == E.EV_SWORD:
             slot = next(i for i in t.floor_slots(a) if t.standing[i][b] > 0)
             t.standing[slot][b] -= 1
             t.fallen[slot][b] += 1
             assert sum(t.standing[i][b] for i in t.floor_slots(a)) == c
+        elif kind == E.EV_SPARE:
+            assert c > 0 and sum(t.standing[i][b] for i in t.floor_slots(a)) == c
         elif kind == E.EV_GOLD:
             slots = t.floor_slots(a)
             fell = sum(t.fallen[i][b] for i in slots)
             assert fell > 0
-            if sum(t.standing[i][b] for i in slots) == 0:
+            if sum(t.standing[i][b] + t.missing[i][b] for i in slots) == 0:
                 assert c == fell
                 t.gold += fell
             else:
@@ -238,15 +245,16 @@ def follow_tokens(events: np.ndarray, s: np.ndarray, cost: dict | None) -> None:
             assert t.gold >= price, "a build spent gold its round did not earn"
             t.gold -= price
             t.supply += price
-        elif kind == E.EV_SKILL:
-            assert sum(sum(t.standing[i]) for i in range(t.n_slots) if t.slot_pos[i] == a) == 0
+        elif kind == E.EV_SKILL:            # every skeleton drawn on the card defeated
+            assert sum(sum(t.standing[i]) + sum(t.missing[i]) for i in range(t.n_slots) if t.slot_pos[i] == a) == 0
         elif kind == E.EV_RETURN:
             back = 0
             for slot in range(t.n_slots):
                 if t.slot_pos[slot] == a:
                     back += sum(t.standing[slot])
+                    t.missing[slot] = [m + n for m, n in zip(t.missing[slot], t.standing[slot])]
                     t.standing[slot] = [0, 0]
-            assert back == b > 0
+            assert back == b
             t.supply += back
         elif kind == E.EV_END:
             break
@@ -256,6 +264,7 @@ def follow_tokens(events: np.ndarray, s: np.ndarray, cost: dict | None) -> None:
         for side in (0, 1):
             assert t.standing[slot][side] == s[L.STANDING + 2 * slot + side], (slot, side)
             assert t.fallen[slot][side] == s[L.HIT + 2 * slot + side], (slot, side)
+            assert t.missing[slot][side] == s[L.MISSING + 2 * slot + side], (slot, side)
     for floor in range(s[L.SC + L.SC_N_FLOORS]):     # the kept per-floor sums agree with the slots
         for side in (0, 1):
             slots = range(s[L.FLOOR_LO + floor], s[L.FLOOR_HI + floor] + 1)
@@ -263,6 +272,41 @@ def follow_tokens(events: np.ndarray, s: np.ndarray, cost: dict | None) -> None:
     assert t.gold == s[L.SC + L.SC_GOLD]
     assert t.supply == s[L.SC + L.SC_SUPPLY_TOKENS]
     assert t.on_tower() + t.gold + t.supply == TOKENS
+
+
+def follow_cards(events: np.ndarray) -> None:
+    """Follow one game's cards through its ``shuffle`` rows (what an auditor checks a trace with): the supply piles
+    in their set-up order, each round's deck in its shuffled order, top first."""
+    piles = {E.STACK_PILE2: [], E.STACK_PILE2B: [], E.STACK_PILE3: []}
+    deck = None                     # the common deck's cards (known from the first shuffle)
+    order, top, size = [], 0, -1
+    for kind, p, a, b, c in (tuple(int(x) for x in row) for row in events):
+        if kind == E.EV_SHUFFLE and a == E.STACK_DECK:
+            order = order if b else []
+            assert b == len(order)
+            order.append(c)
+            top = 0
+        elif kind == E.EV_SHUFFLE:
+            assert deck is None and b == len(piles[a]), "a supply pile is listed at set-up only, top first"
+            piles[a].append(c)
+        elif kind == E.EV_ROUND:
+            size = b
+        elif kind == E.EV_DEAL:
+            if top == 0:                # the round's first deal: the shuffle just listed is the whole deck
+                assert len(order) == size and len(set(order)) == size
+                assert deck is None or set(order) == deck
+                deck = set(order)
+            assert a == order[top], "a deal is not the shuffled deck's next card"
+            top += 1
+        elif kind == E.EV_REDRAW:
+            assert b == order[top], "a redraw is not the draw pile's next card"
+            top += 1
+        elif kind == E.EV_BUY:
+            assert (a == 3) == (c == E.STACK_PILE3) and piles[c] and piles[c].pop(0) == b, \
+                "a buy is not the top card of the pile it names"
+            deck.add(b)
+        elif kind == E.EV_REMOVE:
+            deck.remove(a)
 
 
 def final_places(sc, s: np.ndarray) -> None:
@@ -289,8 +333,32 @@ def test_skeleton_tokens_are_conserved_and_gold_is_never_carried(name):
         kinds, params = scenario_lineup(sc, game)
         events, s = K.trace_game(s0, f0, kinds, params, sc.seed, game)
         follow_tokens(events, s, cost)
+        follow_cards(events)
         final_places(sc, s)
     assert cost["rounds"] > TRACED * 5
+
+
+def test_the_card_check_can_fail():
+    """A buy whose row names the wrong pile, or a deal out of the shuffled order, is caught."""
+    sc = random_scenario()                      # Easy supply: two Level 2 piles
+    s0, f0, _, _ = compile_scenario(sc)
+    for game in range(50):
+        kinds, params = scenario_lineup(sc, game)
+        events, _ = K.trace_game(s0, f0, kinds, params, sc.seed, game)
+        follow_cards(events)
+        buys = [i for i, r in enumerate(events) if r[0] == E.EV_BUY and r[2] == 2]
+        if buys:
+            bad = events.copy()
+            bad[buys[0], 4] = 1 - bad[buys[0], 4]
+            with pytest.raises(AssertionError, match="pile it names"):
+                follow_cards(bad)
+            deal = next(i for i, r in enumerate(events) if r[0] == E.EV_DEAL)
+            bad = events.copy()
+            bad[[deal, deal + 1]] = bad[[deal + 1, deal]]
+            with pytest.raises(AssertionError, match="next card"):
+                follow_cards(bad)
+            return
+    pytest.fail("no Level 2 buy in 50 games")
 
 
 def test_the_token_check_can_fail():

@@ -5,7 +5,7 @@ exactly one place (in its square's slot, in one hero's items, kept by one hero, 
 room counts, the heroes' chit counts against the chits they own, hit points within 0..maximum for every hero still in
 and at most zero for a hero out, item slots within their limits, out heroes off the board, a winner iff the game
 ended with a victory, the Specter's killer holding its chit, points equal to the sum of their scoring lines, the
-cap respected and no illegal answer. A traced subset also checks that no hero acts after it is out. The games cover
+cap respected (the fight cap counted only in an unfinished game, for one hero) and no illegal answer. A traced subset also checks that no hero acts after it is out. The games cover
 3-6 players, every shipped strategy in mixed tables and every rule option.
 """
 from __future__ import annotations
@@ -32,6 +32,7 @@ CHECKS = (
     "stand-ups != kills", "negative counter", "on-board chit set (CHIT_ON) disagrees with the chits' places",
     "chit bit sets (CHIT_HIDDEN, CHIT_PLACED, CHIT_BLUE) disagree with CHIT_FACEUP, CHIT_PLACER, CHIT_COLOUR",
     "level chit sets (CHIT_LEVEL) disagree with the levels of the chits' squares",
+    "fight cap counted in a finished game, or in more than one seat",
 )
 
 
@@ -163,6 +164,11 @@ def check_state_nb(s, g):
         return 16
     if s[L.SC + L.SC_TURN] > s[L.OPT + L.OPT_TURN_CAP]:
         return 18
+    caps = 0
+    for p in range(n_players):
+        caps += s[L.HS + p * L.N_HS + L.HS_FIGHT_CAP]
+    if caps > 1 or (caps == 1 and victory != E.WIN_NONE):
+        return 25
     return 0
 
 
@@ -240,7 +246,7 @@ def test_checker_catches_a_broken_state():
             (L.CHIT_ON, 3, 1 << 20, 22), (L.CHIT_HIDDEN, 0, 0, 23), (L.CHIT_HIDDEN, 3, 1, 23),
             (L.CHIT_BLUE, 0, 0, 23), (L.CHIT_PLACED, 0, -1, 23), (L.CHIT_PLACED, 5 * L.MAX_CHITS // 64, 1, 23),
             (L.CHIT_LEVEL, 1 * L.MAX_CHITS // 64, 0, 24), (L.CHIT_LEVEL, 3 * L.MAX_CHITS // 64, -1, 24),
-            (L.CHIT_LEVEL, 0, 1, 24)):
+            (L.CHIT_LEVEL, 0, 1, 24), (L.HS + L.HS_FIGHT_CAP, 0, 2, 25)):
         broken = s.copy()
         broken[region + index] = value
         assert check_state_nb(broken, g) == expected, CHECKS[expected]

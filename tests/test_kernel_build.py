@@ -1,4 +1,7 @@
-"""How the rule code is compiled (balance/_jit.py): a build property that the kernel's speed rests on.
+"""How the rule code is compiled (balance/_jit.py, balance/_numba_patches): build properties that the kernel's speed
+and its compile time rest on. The tests of Numba's compile patches are skipped where the patches are off
+(``BALANCE_NUMBA_PATCHES=0``, or a Numba they were not verified on); ``test_numba_patches.py`` checks that the games
+play the same either way.
 
 Rule functions run without Numba's runtime (no reference counting on the arrays passed between them). A rule
 function added with plain ``njit`` would quietly bring the runtime back into the turn loop; this test names it.
@@ -81,6 +84,10 @@ def test_games_index_only_inside_the_state_under_numba_boundscheck(tmp_path):
 # --- rules_jit_flat (balance/_jit.py): typed once, inlined by LLVM into every caller ---------------------------------
 
 from balance import _jit  # noqa: E402
+from balance import _numba_patches as patches  # noqa: E402
+from balance._numba_patches import dispatch, memos, symbols  # noqa: E402
+
+needs_patches = pytest.mark.skipif(not patches.ACTIVE, reason="Numba's compile patches are off in this process")
 
 
 @_jit.rules_jit_flat(cache=False)         # compiled in this process, so that its code can be read
@@ -107,38 +114,41 @@ def _calls_flat_leaf(s):
     return _flat_leaf(s, 0) + 2 * _flat_leaf(s, 1) + 3 * _flat_leaf(s, 2)
 
 
+@needs_patches
 def test_flat_functions_are_inlined_into_their_callers():
     """Climbing Tower's speed rests on this: a flat function leaves no call behind in its caller's machine code."""
     import numpy as np
     s = np.arange(3, dtype=np.int64)
     assert _calls_flat_leaf(s) == sum(k * _flat_leaf.py_func(s, k - 1) for k in (1, 2, 3))
-    assert _jit._FLAT_READY, "the alwaysinline hook could not be installed on this Numba"
+    assert patches.INSTALLED["always_inline"], "the alwaysinline hook could not be installed on this Numba"
     llvm = _calls_flat_leaf.inspect_llvm(_calls_flat_leaf.signatures[0])
     assert "_calls_flat_leaf" in llvm
-    leaf_symbol = _jit._flat_prefix(_flat_leaf.py_func)
+    leaf_symbol = symbols.prefix_of(_flat_leaf.py_func)
     calls = [line for line in llvm.splitlines() if " call " in line and leaf_symbol in line]
     assert calls == []
     import re
     defined = re.findall(r"^define [^@]*@\"?([\w.$]+)", _flat_leaf.inspect_llvm(_flat_leaf.signatures[0]), re.M)
-    assert [name for name in defined if _jit._is_flat(name)]
+    assert [name for name in defined if symbols.is_flat(name)]
 
 
+@needs_patches
 def test_flat_symbols_are_told_apart_from_wrappers_and_other_functions():
-    prefix = _jit._flat_prefix(_flat_leaf.py_func)
-    assert _jit._is_flat(prefix + "B2v1E5ArrayIxLi1E1C7mutable7alignedEx")
-    assert _jit._is_flat(prefix + "E")
-    assert not _jit._is_flat("cpython." + prefix + "E")          # the Python wrapper stays a function
-    assert not _jit._is_flat(prefix[:-1] + "x" + "E")            # another name of the same length
-    assert not _jit._is_flat(_jit._flat_prefix(_calls_flat_leaf.py_func) + "E")
+    prefix = symbols.prefix_of(_flat_leaf.py_func)
+    assert symbols.is_flat(prefix + "B2v1E5ArrayIxLi1E1C7mutable7alignedEx")
+    assert symbols.is_flat(prefix + "E")
+    assert not symbols.is_flat("cpython." + prefix + "E")          # the Python wrapper stays a function
+    assert not symbols.is_flat(prefix[:-1] + "x" + "E")            # another name of the same length
+    assert not symbols.is_flat(symbols.prefix_of(_calls_flat_leaf.py_func) + "E")
 
 
+@needs_patches
 def test_climbing_tower_rules_are_flat():
     from balance.games.climbing_tower import build, kernel as ct_kernel, play, setup, strategies as ct_strategies
     for module in (ct_kernel, play, build, setup, ct_strategies):
         for name, fn in jitted(module).items():
             if name in ALLOCATING:
                 continue
-            assert _jit._flat_prefix(fn.py_func) in _jit._FLAT, f"{module.__name__}.{name} is not rules_jit_flat"
+            assert symbols.prefix_of(fn.py_func) in symbols.FLAT, f"{module.__name__}.{name} is not rules_jit_flat"
 
 
 @_jit.rules_jit
@@ -146,11 +156,12 @@ def _plain_callee(s, k):
     return s[k] * 2
 
 
+@needs_patches
 def test_rule_functions_compile_once_per_argument_types_not_per_constant():
     """A caller passing a constant (Literal[int](3)) or a narrower signed integer (an int32 read from the board
     table) gets the callee's int64 compile: one specialisation for every constant, which cut The Haunted Tower's
     cold compile from about 71 to 55 s, and for every integer width (211 compiles to 195, about 0.5 s more;
-    balance/_jit.py). An unsigned integer keeps its own type."""
+    balance/_numba_patches/dispatch.py). An unsigned integer keeps its own type."""
     from numba.core import types
     array = types.Array(types.int64, 1, "C")
     _plain_callee.get_call_template((array, types.IntegerLiteral(3)), {})
@@ -169,7 +180,7 @@ def test_rule_functions_compile_once_per_argument_types_not_per_constant():
     assert narrow(np.arange(10, dtype=np.int64), 7) == 14
 
 
-# --- one optimisation per entry point (balance/_jit.py, _install_once) ------------------------------------------
+# --- one optimisation per entry point (balance/_numba_patches/link_once.py) -------------------------------------
 
 ONCE_MODULE = '''
 import numba
@@ -209,7 +220,7 @@ def par_entry(s, out):          # a parallel driver: Numba wraps its loop's body
 
 ONCE_SCRIPT = '''
 import sys, numpy as np, once_mod
-from balance import _jit
+from balance._numba_patches import symbols
 from numba.core.registry import cpu_target
 codegen = cpu_target.target_context.codegen()
 full_runs = []                  # per run of LLVM's full pipeline: does it optimise the parallel loop's body?
@@ -243,7 +254,7 @@ if sys.argv[1] == "compile":
     assert getattr(plib, "_balance_glue", None), "par_entry was not built as glue around its loop's body"
     lib = once_mod.entry.overloads[once_mod.entry.signatures[0]].library
     mine = lib._final_module
-    prefixes = [_jit._flat_prefix(f.py_func) for f in (once_mod.leaf, once_mod.middle)]
+    prefixes = [symbols.prefix_of(f.py_func) for f in (once_mod.leaf, once_mod.middle)]
     linked = [fn for fn in mine.functions if not fn.is_declaration and any(fn.name.startswith(p) for p in prefixes)]
     assert all(str(fn.linkage) == "Linkage.internal" for fn in linked), [(fn.name, fn.linkage) for fn in linked]
     callee = once_mod.middle.overloads[once_mod.middle.signatures[0]].library
@@ -278,13 +289,15 @@ def run_in_new_process(tmp_path, name: str, module: str, script: str, *args: str
     import sys
     (tmp_path / f"{name}_mod.py").write_text(module)
     (tmp_path / f"{name}_script.py").write_text(script)
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path), **env)
+    path = os.pathsep.join(p for p in (str(tmp_path), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=path, **env)
     res = subprocess.run([sys.executable, str(tmp_path / f"{name}_script.py"), *args], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=timeout)
     assert res.returncode == 0, (res.returncode, res.stderr[-3000:])
     return res.stdout
 
 
+@needs_patches
 def test_an_entry_point_is_optimised_whole_with_private_copies_and_cached_alone(tmp_path):
     """The entry point links every function below it as a private copy (a call the optimiser did not inline cannot
     be bound to a callee's unoptimised code), a callee keeps only its own code and is never cached (its code calls
@@ -292,7 +305,7 @@ def test_an_entry_point_is_optimised_whole_with_private_copies_and_cached_alone(
     ``round`` (helpers Numba compiles while it compiles) links them in: they once failed to link. A parallel
     driver's loop body is optimised once: the two wrappers Numba puts around it and the driver are glue, which links
     the optimised body in without optimising it again; the driver too runs alone from the cache."""
-    assert _jit._ONCE_READY, "the one-optimisation hooks could not be installed on this Numba"
+    assert patches.INSTALLED["link_once"], "the one-optimisation hooks could not be installed on this Numba"
 
     def run(mode):
         return run_in_new_process(tmp_path, "once", ONCE_MODULE, ONCE_SCRIPT, mode).split()[-1]
@@ -307,10 +320,11 @@ def test_an_entry_point_is_optimised_whole_with_private_copies_and_cached_alone(
 SHADOW_MODULE = '''
 import numba
 from balance import _jit
+from balance._numba_patches import dispatch, symbols
 
 def rule_with_wrapper(fn):      # a rule function whose callee compile keeps Python's wrapper: Python runs its own code
-    _jit._RULES.add(_jit._flat_prefix(fn))
-    return _jit._one_specialisation(numba.njit(**_jit.RULES_OPTIONS)(fn))
+    symbols.RULES.add(symbols.prefix_of(fn))
+    return dispatch.one_specialisation(numba.njit(**_jit.RULES_OPTIONS)(fn))
 
 @_jit.rules_jit
 def leaf(s, i):                 # big enough that the entry point keeps a private copy rather than inlining it
@@ -361,6 +375,7 @@ print(m.second(s), m.second.py_func(s))     # the callee's own machine code, run
 '''
 
 
+@needs_patches
 def test_a_callee_compiled_after_an_entry_point_calls_the_callee_not_the_entry_points_private_copy(tmp_path):
     """`second` is compiled as a callee (own code only, calling `leaf` by name) after `entry1` was loaded with a
     private copy of `leaf` whose signature the optimiser was free to change. Called from Python, `second` must run
@@ -370,13 +385,14 @@ def test_a_callee_compiled_after_an_entry_point_calls_the_callee_not_the_entry_p
     assert got == expected
 
 
+@needs_patches
 def test_rule_functions_have_no_cfunc_wrapper_and_declarations_get_no_function_passes(monkeypatch):
     """Two cuts to every rule function's compile: no C-function-pointer wrapper (rule code never takes a function's
     address), and LLVM's function passes only over functions with a body (Numba made a pass builder for each
     declaration too, 7,071 of The Haunted Tower's 7,718)."""
     import numpy as np
     from numba.core import codegen
-    assert _jit._PASSES_READY, "the function-pass hook could not be installed on this Numba"
+    assert patches.INSTALLED["function_passes"], "the function-pass hook could not be installed on this Numba"
     made, bodies, declared = [], [], []
     real_manager = codegen.JITCPUCodegen._function_pass_manager
     real_add = codegen.CPUCodeLibrary.add_llvm_module
@@ -553,7 +569,7 @@ def test_a_profiling_build_never_shares_the_users_cache(tmp_path):
     env["XDG_CACHE_HOME"] = str(tmp_path)
     code = "import os, balance; print(os.environ['NUMBA_CACHE_DIR'])"
     folder = lambda extra: subprocess.run([sys.executable, "-c", code], env={**env, **extra}, check=True,  # noqa: E731
-                                          capture_output=True, text=True, timeout=120).stdout.strip()
+                                          capture_output=True, text=True, timeout=600).stdout.strip()
     plain = folder({})
     profiled = folder({"BALANCE_PROFILE_NOINLINE": "best_target_nb"})
     other = folder({"BALANCE_PROFILE_NOINLINE": "slots_nb"})
@@ -561,8 +577,9 @@ def test_a_profiling_build_never_shares_the_users_cache(tmp_path):
     assert len({plain, profiled, other}) == 3 and "-noinline-" in profiled and "-noinline-" not in plain
 
 
-# --- the builtin typing memo (balance/_jit.py, _install_typing_memo) ---------------------------------------------
+# --- the builtin typing memo (balance/_numba_patches/memos.py) -----------------------------------------------
 
+@needs_patches
 def test_a_repeated_builtin_typing_is_answered_once_and_as_numba_answers_it():
     """Each (function, argument types, flags) is typed once: a literal index is a type of its own (a mixed tuple's
     items keep their own types), the same call under other flags (error_model) is typed again, a call no template
@@ -571,7 +588,7 @@ def test_a_repeated_builtin_typing_is_answered_once_and_as_numba_answers_it():
     from numba import njit
     from numba.core import errors, types
 
-    assert _jit._TYPING_READY, "the typing memo could not be installed on this Numba"
+    assert patches.INSTALLED["typing_memo"], "the typing memo could not be installed on this Numba"
 
     def mixed(t, x, y):
         a = t[0] + x + 1
@@ -582,21 +599,21 @@ def test_a_repeated_builtin_typing_is_answered_once_and_as_numba_answers_it():
     numpy_errors = njit(cache=False, error_model="numpy")(mixed)
     args = ((3, 2.5), 7, 2)
     assert python(*args) == numpy_errors(*args) == mixed(*args)
-    keys = [key for key in _jit._TYPING_MEMO if key[2] == (types.int64, types.int64)
+    keys = [key for key in memos.TYPING_MEMO if key[2] == (types.int64, types.int64)
             and "add" in str(key[0])]
     assert keys, "int64 + int64 was not kept"
     assert len({key[4] for key in keys}) >= 2, "the two error models were typed as one"
     with pytest.raises(ZeroDivisionError):                          # each compiled with its own flags
         python((3, 2.5), 7, 0)
     assert numpy_errors((3, 2.5), 7, 0)[2] == 0
-    before = len(_jit._TYPING_MEMO)
+    before = len(memos.TYPING_MEMO)
 
     def bad(x):
         return x + "a"
     for _ in range(2):
         with pytest.raises(errors.TypingError):
             njit(cache=False)(bad)(1)
-    assert not [key for key in list(_jit._TYPING_MEMO)[before:] if types.unicode_type in key[2]]
+    assert not [key for key in list(memos.TYPING_MEMO)[before:] if types.unicode_type in key[2]]
 
 
 def test_index_helpers_are_computed_in_place_as_python_computes_them():
@@ -628,6 +645,7 @@ def test_index_helpers_are_computed_in_place_as_python_computes_them():
         njit(cache=False)(lambda a: squares(a, a))(2)
 
 
+@needs_patches
 def test_rule_functions_skip_the_passes_that_cannot_change_them_and_inline_closures_that_they_make():
     """The rules' pipeline is Numba's less the rewrites after typing, with the closure inliner run only where there
     is a closure to inline: a rule function that makes one still compiles without the runtime, with the closure
@@ -694,14 +712,15 @@ def test_board_table_reads_are_computed_in_place_as_python_reads_them():
             assert list(out) == want and all(type(x) is int for x in want), (q, k)
 
 
+@needs_patches
 def test_abi_sizes_and_alignments_are_asked_of_llvm_once_and_as_llvm_answers_them():
-    """The target context's ABI answers (``_install_abi_memo``): the same as LLVM's for scalars, arrays, literal
+    """The target context's ABI answers (``memos.install_abi_memo``): the same as LLVM's for scalars, arrays, literal
     structs and pointers; a repeated question is not asked of LLVM again; a type naming an identified struct is
     answered by LLVM and not kept (its text does not give its layout)."""
     from llvmlite import ir as llir
     from numba.core.registry import cpu_target
 
-    assert _jit._ABI_READY, "the ABI memo could not be installed on this Numba"
+    assert patches.INSTALLED["abi_memo"], "the ABI memo could not be installed on this Numba"
     ctx = cpu_target.target_context
     td = ctx.target_data
     i8, i32, i64, f64 = llir.IntType(8), llir.IntType(32), llir.IntType(64), llir.DoubleType()
@@ -727,6 +746,6 @@ def test_abi_sizes_and_alignments_are_asked_of_llvm_once_and_as_llvm_answers_the
     named = llir.global_context.get_identified_type("balance.abi_test")    # the context Numba's types live in
     named.set_body(i8, i8)
     assert ctx.get_abi_sizeof(named) == 2 and ctx.get_abi_alignment(named) == 1
-    assert not [key for key in _jit._ABI_MEMO[id(td)][1] if "%" in key[1]]
+    assert not [key for key in memos.ABI_MEMO[id(td)][1] if "%" in key[1]]
     copy = ctx.subtarget(error_model="numpy")               # as a compile's context: the same memo
     assert copy.get_abi_sizeof(counted) == odd.get_abi_size(td) and len(asked) <= 1

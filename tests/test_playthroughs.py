@@ -48,6 +48,10 @@ PLAYTHROUGHS = {
     # farmer with another sword weight: removals, skills, the BOSS side that needs both pawns.
     "climbing_tower_options_seed89.jsonl": ["replay", str(HERE / "climbing_tower_options.toml"), "--seed", "89",
                                             "--format", "jsonl"],
+    # The 12 skeleton tokens run short (climbing_tower_short_supply.toml): cards placed with fewer tokens than they
+    # show, topped up in the next-round phase, left behind with skeletons undefeated (no skill); spared skeletons.
+    "climbing_tower_short_supply_seed2501_game4.jsonl": ["replay", str(HERE / "climbing_tower_short_supply.toml"),
+                                                         "--seed", "2501", "--game", "4", "--format", "jsonl"],
 }
 
 

@@ -290,3 +290,19 @@ def test_intervals_near_0_and_1_never_round_to_a_bound_they_do_not_reach():
     assert _ci(0.99996, 1.0) == "[>99.99, 100.00]%"
     assert _pct(0.0) == "0.00%" and _pct(4e-5) == "<0.01%" and _pct(0.1234) == "12.34%"
     assert _ci(-3e-5, 2e-5).rstrip("%") == "[>-0.01, <0.01]"
+
+
+def test_a_report_links_to_nothing_outside_its_folder(tmp_path):
+    """A report is moved and shared: every link is an anchor of the page itself (each table's definitions are
+    written under it), never a path into the clone such as docs/metrics.md."""
+    import re
+
+    import balance
+    from balance.report import write_report
+    results = balance.simulate(games=300, progress=False)
+    page = write_report(results, tmp_path / "r").read_text()
+    links = re.findall(r'(?:href|src)="([^"]*)"', page)
+    assert links and all(link.startswith(("#", "data:")) for link in links), \
+        [link for link in links if not link.startswith(("#", "data:"))]
+    ids = set(re.findall(r'id="([^"]*)"', page))
+    assert {link[1:] for link in links if link.startswith("#")} <= ids

@@ -163,7 +163,7 @@ def test_free_play_skill_allows_one_card_that_matches_nothing_once_a_round():
     rows = t.legal(0)
     assert rows[:3] == [("free play", "red_3"), ("free play", "blue_5"), ("play", "purple_1")]
     from balance.games.climbing_tower.play import apply_nb
-    apply_nb(t.s, 0, E.ACT_FREE, t.card("red_3"))
+    apply_nb(t.s, t.f, 0, E.ACT_FREE, t.card("red_3"))
     assert t.sc(L.SC_FREE_USED) == 1 and [a for a, _ in t.legal(0)].count("free play") == 0
     assert t.events(E.EV_PLAY)[-1][4] == 1
 
@@ -175,12 +175,12 @@ def test_redraw_once_a_round_not_from_an_empty_pile_and_twice_with_the_skill():
     from balance.games.climbing_tower.play import apply_nb, deal_nb
     deal_nb(t.s, 0)
     assert sum(a == "redraw" for a, _ in t.legal(0)) == 3
-    apply_nb(t.s, 0, REDRAW, t.card("purple_1"))
+    apply_nb(t.s, t.f, 0, REDRAW, t.card("purple_1"))
     assert t.hand(0) == ["purple_2", "purple_3", "red_3"] and t.loc("purple_1") == E.LOC_DISCARD
     assert sum(a == "redraw" for a, _ in t.legal(0)) == 0                       # once a round
     t.gain("extra_redraw")
     assert sum(a == "redraw" for a, _ in t.legal(0)) == 3                       # the skill: a second one
-    apply_nb(t.s, 0, REDRAW, t.card("purple_2"))
+    apply_nb(t.s, t.f, 0, REDRAW, t.card("purple_2"))
     assert t.sc(L.SC_PILE_TOP) == 8
     assert sum(a == "redraw" for a, _ in t.legal(1)) == 0                       # the pile is empty now
     assert t.s[L.SKCNT + E.SKILL_EXTRA_REDRAW * L.N_SK + L.SK_USED] == 1
@@ -199,10 +199,10 @@ def test_exchange_completes_when_both_players_have_a_card_down_once_each_a_round
     t.deals(*START_HAND)
     from balance.games.climbing_tower.play import apply_nb, deal_nb
     deal_nb(t.s, 0)
-    apply_nb(t.s, 0, OFFER, t.card("purple_2"))
+    apply_nb(t.s, t.f, 0, OFFER, t.card("purple_2"))
     assert t.loc("purple_2") == E.LOC_DOWN and t.hand(0) == ["purple_1", "purple_3"]
     assert all(a != "offer" for a, _ in t.legal(0))                             # once a round for this player
-    apply_nb(t.s, 1, OFFER, t.card("purple_6"))
+    apply_nb(t.s, t.f, 1, OFFER, t.card("purple_6"))
     assert t.hand(0) == ["purple_1", "purple_3", "purple_6"] and t.hand(1) == ["purple_4", "purple_5", "purple_2"]
     assert t.events(E.EV_EXCHANGE) == [(E.EV_EXCHANGE, -1, t.card("purple_6"), t.card("purple_2"), 0)]
     assert t.pl(0, L.PL_DOWN) == -1 and t.pl(1, L.PL_DOWN) == -1
@@ -222,13 +222,13 @@ def test_sword_defeats_a_skeleton_on_the_players_floor_and_own_side_only():
     t = Table()
     from balance.games.climbing_tower.play import play_card_nb
     _at_floor_with_cards(t, 0, 1, "purple_1")       # floor 1 (001's brick): one skeleton, left
-    play_card_nb(t.s, 0, t.card("purple_1"), 0)
+    play_card_nb(t.s, t.f, 0, t.card("purple_1"), 0)
     assert t.standing(1, 0) == 0 and t.final(0, "skeletons") == 1
     _at_floor_with_cards(t, 1, 1, "purple_3")       # the right-side player on floor 1: nothing on its side
-    play_card_nb(t.s, 1, t.card("purple_3"), 0)
+    play_card_nb(t.s, t.f, 1, t.card("purple_3"), 0)
     assert t.final(1, "skeletons") == 0 and t.final(1, "swords") == 1
     _at_floor_with_cards(t, 0, 2, "purple_5")       # floor 2 has a right skeleton only: the left player cannot
-    play_card_nb(t.s, 0, t.card("purple_5"), 0)
+    play_card_nb(t.s, t.f, 0, t.card("purple_5"), 0)
     assert t.standing(2, 1) == 1 and t.final(0, "skeletons") == 1
 
 
@@ -236,10 +236,10 @@ def test_arrows_climb_exactly_and_stop_on_the_boss_floor():
     t = Table()
     from balance.games.climbing_tower.play import play_card_nb
     _at_floor_with_cards(t, 0, 1, "blue_6")         # three arrows, skeletons on floor 1 do not hold it back
-    play_card_nb(t.s, 0, t.card("blue_6"), 0)
+    play_card_nb(t.s, t.f, 0, t.card("blue_6"), 0)
     assert t.floor(0) == 4 and t.standing(1, 0) == 1
     _at_floor_with_cards(t, 0, BOSS_FLOOR - 1, "blue_6")
-    play_card_nb(t.s, 0, t.card("blue_6"), 0)
+    play_card_nb(t.s, t.f, 0, t.card("blue_6"), 0)
     assert t.floor(0) == BOSS_FLOOR and t.final(0, "climbed") == 4
 
 
@@ -249,7 +249,7 @@ def test_icon_order(order, skeletons):
     from balance.games.climbing_tower.play import play_card_nb
     # red_2 (a sword and an arrow) from floor 1, which has a left skeleton; floor 2 has only a right one
     _at_floor_with_cards(t, 0, 1, "red_2")
-    play_card_nb(t.s, 0, t.card("red_2"), 0)
+    play_card_nb(t.s, t.f, 0, t.card("red_2"), 0)
     assert t.floor(0) == 2 and t.final(0, "skeletons") == skeletons and t.standing(1, 0) == 1 - skeletons
 
 
@@ -258,13 +258,13 @@ def test_a_group_that_does_not_all_fall_in_one_round_stands_again_and_pays_nothi
     from balance.games.climbing_tower.play import play_card_nb
     assert t.standing(3, 1) == 2
     _at_floor_with_cards(t, 1, 3, "purple_1")
-    play_card_nb(t.s, 1, t.card("purple_1"), 0)
+    play_card_nb(t.s, t.f, 1, t.card("purple_1"), 0)
     assert t.standing(3, 1) == 1
     t.end_play()
     assert t.standing(3, 1) == 2 and t.sc(L.SC_GOLD) == 0
     assert t.events(E.EV_GOLD)[-1][2:] == (3, 1, 0)
     _at_floor_with_cards(t, 1, 3, "red_1")          # two swords: both fall in one round, 2 gold
-    play_card_nb(t.s, 1, t.card("red_1"), 0)
+    play_card_nb(t.s, t.f, 1, t.card("red_1"), 0)
     t.end_play()
     assert t.standing(3, 1) == 0 and t.sc(L.SC_GOLD) == 2
 
@@ -273,10 +273,85 @@ def test_one_skeleton_left_and_one_right_count_separately():
     t = Table()                                     # 001 floor 3: one left, one right
     from balance.games.climbing_tower.play import play_card_nb
     _at_floor_with_cards(t, 0, 3, "purple_1")
-    play_card_nb(t.s, 0, t.card("purple_1"), 0)
+    play_card_nb(t.s, t.f, 0, t.card("purple_1"), 0)
     t.end_play()
     assert t.sc(L.SC_GOLD) == 1 and t.standing(3, 0) == 0 and t.standing(3, 1) == 1
 
+
+def _play(t, p, name):
+    from balance.games.climbing_tower.play import play_card_nb
+    return play_card_nb(t.s, t.f, p, t.card(name), 0)
+
+
+@pytest.mark.parametrize("answer", [0, 1])         # enums.SWORD_DEFEAT, enums.SWORD_SPARE
+def test_a_sword_can_defeat_a_skeleton_the_player_decides_whether_it_does(answer):
+    """「倒すことができます」: the sword's skeleton falls only when the player's strategy says so."""
+    t = Table(rules={"hand_size": 1})
+    t.set_floor(0, 1)                               # floor 1 (001's brick): one skeleton, left
+    t.deck_only(*START_HAND)
+    t.deals(*START_HAND)
+    t.choices(0, answer, 0)                         # 0 plays purple_1 (a sword), answers the sword; 1 plays purple_2
+    t.play_phase(0)
+    assert t.standing(1, 0) == answer and t.final(0, "skeletons") == 1 - answer and t.final(0, "swords") == 1
+    assert int(t.s[L.M_CHOICE_I]) == 3              # the sword asked the strategy; seat 1's arrow asked nothing
+    assert t.events(E.EV_SPARE) == ([(E.EV_SPARE, 0, 1, 0, 1)] if answer else [])
+
+
+def test_a_sword_with_nothing_to_defeat_asks_nothing_and_a_spared_skeleton_waits_for_a_later_sword():
+    t = Table()
+    t.set_floor(0, 1)
+    t.put_in_deck("red_1")
+    t.choices(1, 1)                                 # red_1: two swords, both spare the one skeleton
+    _play(t, 0, "red_1")
+    assert t.standing(1, 0) == 1 and len(t.events(E.EV_SPARE)) == 2 and t.final(0, "swords") == 2
+    t.end_play()
+    assert t.events(E.EV_GOLD) == [] and t.sc(L.SC_GOLD) == 0
+    t.choices(0)                                    # a later round: the next sword defeats it, and it pays
+    _play(t, 0, "red_1")
+    assert int(t.s[L.M_CHOICE_I]) == 1              # the second sword had nothing left: no question
+    t.end_play()
+    assert t.standing(1, 0) == 0 and t.sc(L.SC_GOLD) == 1
+
+
+def test_the_boss_takes_every_hit_no_choice():
+    t = Table(boss_side="A")
+    t.set_floor(0, BOSS_FLOOR)
+    t.choices(1, 1, 1)                              # a spare answer would be ignored: a hit never hurts the team
+    _play(t, 0, "red_6")
+    assert t.sc(L.SC_BOSS_DMG) == 3 and int(t.s[L.M_CHOICE_I]) == 0
+
+
+def test_a_group_with_a_skeleton_that_got_no_token_cannot_all_fall():
+    """Three tokens for 003 (placed slot by slot, left before right): its right-hand group of two on floor 8 gets
+    one. The skeletons drawn there are two, so the one token falling does not pay; it stands again."""
+    t = Table()
+    t.s[L.SC + L.SC_SUPPLY_TOKENS] = 3
+    t.set_floor(1, 8)
+    t.next_round()
+    assert t.standing(8, 1) == 1 and t.sc(L.SC_SUPPLY_TOKENS) == 0
+    _play(t, 1, "purple_1")
+    assert t.standing(8, 1) == 0
+    t.end_play()
+    assert t.standing(8, 1) == 1 and t.sc(L.SC_GOLD) == 0 and t.events(E.EV_GOLD)[-1][2:] == (8, 1, 0)
+    assert t.events(E.EV_PLACE)[-1] == (E.EV_PLACE, -1, 1, 3, 1)          # three tokens, one skeleton without
+
+
+def test_a_group_on_a_joined_floor_waits_for_the_upper_cards_tokens():
+    """007's top floor and 005's bottom floor are both moss: one floor, with a skeleton on the right of each card
+    (a group of two). A pawn arriving there this round finds 005's skeleton still without its token (tokens go on
+    in the next-round phase), so 007's falling alone pays nothing."""
+    t = Table(tower=("007", "005", "002"))
+    assert int(t.s[L.FLOOR_LO + 4]) == 4 and int(t.s[L.FLOOR_HI + 4]) == 5 and t.standing(4, 1) == 1
+    t.set_floor(1, 4)
+    _play(t, 1, "purple_1")
+    t.end_play()
+    assert t.standing(4, 1) == 1 and t.sc(L.SC_GOLD) == 0
+    t.next_round()                                  # 005's tokens go on; both fall in one round: 2 gold
+    assert t.standing(4, 1) == 2
+    t.put_in_deck("red_1")
+    _play(t, 1, "red_1")
+    t.end_play()
+    assert t.standing(4, 1) == 0 and t.sc(L.SC_GOLD) == 2
 
 def test_a_player_holding_cards_who_cannot_act_ends_the_round():
     t2 = Table(rules={"redraws": 0})
@@ -351,12 +426,12 @@ def test_boss_side_a_falls_to_four_hits_in_one_round_and_heals_between_rounds():
     t = Table(boss_side="A")
     from balance.games.climbing_tower.play import play_card_nb
     _at_floor_with_cards(t, 0, BOSS_FLOOR, "red_6")
-    assert play_card_nb(t.s, 0, t.card("red_6"), 0) == 0 and t.sc(L.SC_BOSS_DMG) == 3
+    assert play_card_nb(t.s, t.f, 0, t.card("red_6"), 0) == 0 and t.sc(L.SC_BOSS_DMG) == 3
     t.next_round()
     assert t.sc(L.SC_BOSS_DMG) == 0
     _at_floor_with_cards(t, 1, BOSS_FLOOR, "red_6", "red_1")        # either side: the BOSS stands in the middle
-    assert play_card_nb(t.s, 1, t.card("red_6"), 0) == 0
-    assert play_card_nb(t.s, 1, t.card("red_1"), 0) == 1
+    assert play_card_nb(t.s, t.f, 1, t.card("red_6"), 0) == 0
+    assert play_card_nb(t.s, t.f, 1, t.card("red_1"), 0) == 1
     assert t.final(1, "boss_hits") == 4
 
 
@@ -366,15 +441,15 @@ def test_boss_side_b_keeps_its_wounds_but_counts_hits_only_with_both_pawns_befor
     assert BOSS_FLOOR == 18
     from balance.games.climbing_tower.play import play_card_nb
     _at_floor_with_cards(t, 0, BOSS_FLOOR, "red_6")
-    play_card_nb(t.s, 0, t.card("red_6"), 0)
+    play_card_nb(t.s, t.f, 0, t.card("red_6"), 0)
     assert t.sc(L.SC_BOSS_DMG) == 0                                   # partner not there: no hit counts
     t.set_floor(1, BOSS_FLOOR)
     _at_floor_with_cards(t, 0, BOSS_FLOOR, "red_6")
-    play_card_nb(t.s, 0, t.card("red_6"), 0)
+    play_card_nb(t.s, t.f, 0, t.card("red_6"), 0)
     t.next_round()
     assert t.sc(L.SC_BOSS_DMG) == 3                                   # kept across rounds
     _at_floor_with_cards(t, 0, BOSS_FLOOR, "red_6")
-    assert play_card_nb(t.s, 0, t.card("red_6"), 0) == 1
+    assert play_card_nb(t.s, t.f, 0, t.card("red_6"), 0) == 1
 
 
 def test_defeating_the_boss_wins_at_once_within_the_round_limit():
@@ -543,6 +618,83 @@ def test_skills_are_usable_from_the_next_round():
     t.set_floor(1, 5)
     t.next_round()
     assert any(a == "redraw" for a, _ in t.legal(0))
+
+
+# --- a short token supply: every skeleton drawn on a card counts ----------------------------------------------------
+
+def _short_003(t, supply):
+    """003 (the middle card) placed with `supply` tokens: 001 cleared (it flips: extra_redraw), both pawns step onto
+    003's first floor."""
+    _clear_card0(t)
+    t.s[L.SC + L.SC_SUPPLY_TOKENS] = supply
+    t.set_floor(0, 5)
+    t.set_floor(1, 5)
+    t.next_round()
+
+
+def test_a_card_placed_short_gives_no_skill_when_its_tokens_have_fallen():
+    """The rulebook: the skill comes from defeating every skeleton drawn on the card. 003 shows four; it gets one
+    token (the supply holds one); that one falls and both pawns move on: no skill, the card is not flipped."""
+    t = Table()
+    _short_003(t, 1)
+    assert t.sc(L.SC_SKILLS) == 1 << E.SKILL_EXTRA_REDRAW                  # 001 (cleared) flipped
+    assert sum(t.standing(f, s) for f in range(5, 10) for s in (0, 1)) == 1
+    for slot in range(5, 10):
+        for side in (0, 1):
+            t.set_standing(slot, side, 0)                                   # its token fell (and was spent)
+    t.set_floor(0, 9)                                                       # 003 top + 006 bottom: moved on
+    t.set_floor(1, 9)
+    t.next_round()
+    assert t.sc(L.SC_SKILLS) == 1 << E.SKILL_EXTRA_REDRAW and t.s[L.POS_FLIPPED + 1] == 0
+    assert [e for e in t.events(E.EV_SKILL) if e[2] == 1] == []
+    t.set_floor(0, 14)                                                      # both pawns leave 003 altogether
+    t.set_floor(1, 14)
+    t.next_round()
+    assert t.s[L.POS_FLIPPED + 1] == 2 and t.sc(L.SC_SKILLS) == 1 << E.SKILL_EXTRA_REDRAW
+    assert [e for e in t.events(E.EV_RETURN) if e[2] == 1] == [(E.EV_RETURN, -1, 1, 0, 0)]   # left behind, no token
+    assert [e for e in t.events(E.EV_PLACE) if e[2] == 1] == [(E.EV_PLACE, -1, 1, 1, 3)]    # 1 token, 3 without
+
+
+@pytest.mark.parametrize("top_up, tokens", [("next_round", 3), ("never", 0)])
+def test_a_card_placed_short_is_topped_up_in_the_next_round_phase_by_option(top_up, tokens):
+    """Tokens back in the supply (here the round's unspent gold) go onto the skeletons that lack one, in the
+    next-round phase, before the tokens of a newly reached card; with top_up = "never" the card stays short."""
+    t = Table(rules={"top_up": top_up})
+    _short_003(t, 1)
+    t.s[L.SC + L.SC_GOLD] = 5                                              # gold held, lost at the round's end
+    t.next_round()
+    tops = [e for e in t.events(E.EV_PLACE) if e[2] == 1][1:]
+    assert tops == ([(E.EV_PLACE, -1, 1, 3, 0)] if tokens else [])
+    assert sum(t.standing(f, s) for f in range(5, 10) for s in (0, 1)) == 1 + tokens
+    assert t.sc(L.SC_SUPPLY_TOKENS) == 5 - tokens
+    if top_up == "next_round":                                             # now every skeleton can fall: the skill
+        for slot in range(5, 10):
+            for side in (0, 1):
+                t.set_standing(slot, side, 0)
+        t.set_floor(0, 10)
+        t.set_floor(1, 10)
+        t.next_round()
+        assert t.sc(L.SC_SKILLS) == (1 << E.SKILL_EXTRA_REDRAW) | (1 << E.SKILL_BONUS_GOLD)
+
+
+def test_short_cards_are_topped_up_before_a_newly_reached_card_gets_its_tokens():
+    t = Table()
+    _short_003(t, 1)
+    t.s[L.SC + L.SC_SUPPLY_TOKENS] = 4
+    t.set_floor(0, 10)                                                     # 006 reached: four skeletons
+    t.next_round()
+    assert t.events(E.EV_PLACE)[-2:] == [(E.EV_PLACE, -1, 1, 3, 0), (E.EV_PLACE, -1, 2, 1, 3)]
+
+
+def test_a_left_behind_card_is_never_topped_up():
+    t = Table(rules={"left_behind": "stay"})
+    _short_003(t, 1)
+    t.set_floor(0, 14)
+    t.set_floor(1, 14)
+    t.next_round()                                                         # 003 left behind; 006 placed
+    t.s[L.SC + L.SC_SUPPLY_TOKENS] = 12 - t.tokens_on_tower()
+    t.next_round()
+    assert [e for e in t.events(E.EV_PLACE) if e[2] == 1] == [(E.EV_PLACE, -1, 1, 1, 3)]
 
 
 # --- conservation over whole scripted-strategy games ------------------------------------------------------------

@@ -21,6 +21,7 @@ from balance.games.haunted_tower import layout as L
 from balance.games.haunted_tower import pieces as P
 from balance.games.haunted_tower import strategies as S
 from balance.games.haunted_tower.components import hero_list
+from haunted_mirror import both_turns
 from haunted_table import Table, kinds, only
 
 RUN, OWN, ITEM1, ITEM2 = 0, 1, 2, 3          # combat options: run, own weapon, the first / second carried item
@@ -715,12 +716,21 @@ def test_the_specter_back_up_is_shorter_when_the_path_is_or_a_square_is_taken(mo
     assert only(ev, E.EV_BACK) == [(E.EV_BACK, 0, t.sq(*back), 0, 0)] and t.hs(0, L.HS_SQ) == t.sq(*back)
 
 
-def test_running_from_the_specter_without_having_moved_backs_up_nowhere():
+@pytest.mark.parametrize("start, blocked", [
+    ((1, 3, 10), ()),                            # it did not move: its path is its own square
+    ((1, 7, 10), ((1, 5, 10), (1, 4, 10))),      # path (7,10) (5,10) (4,10) (3,10): both squares back are taken
+])
+def test_running_from_the_specter_without_a_square_to_back_up_to_stays_and_says_so(start, blocked):
+    """A successful run from the Specter is always followed by `back` (docs/trace.md): with no square to back up
+    to, it names the square the hero stays on. In both engines."""
     t = specter_table()
-    t.place(0, t.sq(1, 3, 10))
-    ev = t.turn(0, dice=[1] + ESCAPE, choices=[t.sq(1, 3, 10), 0, RUN, 0])
-    assert only(ev, E.EV_RUN) == [(E.EV_RUN, 0, 10, 1, 0)] and only(ev, E.EV_BACK) == []
-    assert t.hs(0, L.HS_SQ) == t.sq(1, 3, 10) and t.loc(t.specter_chit) == E.LOC_BOARD
+    t.place(0, t.sq(*start))
+    for seat, q in zip((1, 2), blocked):
+        t.place(seat, t.sq(*q))
+    kernel, reference, r = both_turns(t, 0, dice=[1] + ESCAPE, choices=[t.sq(1, 3, 10), 0, RUN, 0])
+    assert kernel == reference
+    assert only(kernel, E.EV_RUN, E.EV_BACK) == [(E.EV_RUN, 0, 10, 1, 0), (E.EV_BACK, 0, t.sq(1, 3, 10), 0, 0)]
+    assert t.hs(0, L.HS_SQ) == t.sq(1, 3, 10) == r.heroes[0].square and t.loc(t.specter_chit) == E.LOC_BOARD
 
 
 def test_a_hero_killed_by_the_specter_leaves_it_on_the_board():

@@ -100,7 +100,7 @@ def test_the_default_action_of_a_deferred_ctrl_c_ends_the_process():
             "    print('held back', flush=True)\n"
             "d.deliver()\n"
             "print('not reached', flush=True)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert done.returncode == -signal.SIGINT and done.stdout == "held back\n"
 
 

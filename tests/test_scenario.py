@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from balance.games import get_game
+from balance.games import get_game, registry
 from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules, rulebook_buildings
 from balance.scenario import Scenario, ScenarioError, Seat, load_scenario
 
@@ -56,6 +56,16 @@ def test_rulebook_file_differs_from_the_default_only_in_value_1():
         d.pop("name")
     assert a == b
     assert rulebook.name != default.name
+
+
+def test_rulebook_file_names_only_what_it_changes_and_the_merge_keeps_the_rest():
+    """scenarios/README.md: the card lists merge item by item under `extends`, so the rulebook file gives value 1's
+    Photos alone; the test above checks that this loads as the full list with only value 1 changed."""
+    raw = tomllib.loads(RULEBOOK_FILE.read_text())
+    assert raw["components"] == {"buildings": [{"value": 1, "photos": [["grimoire", "ghost"]] + [["grimoire"]] * 4}]}
+    one = load_scenario(RULEBOOK_FILE).components.buildings[0]
+    default_one = load_scenario(DEFAULT_FILE).components.buildings[0]
+    assert (one.bonus, one.ghost_worth) == (default_one.bonus, default_one.ghost_worth)
 
 
 def test_default_source_is_the_games_embedded_default():
@@ -112,6 +122,41 @@ def test_extends_chain_merges_tables_key_by_key_and_replaces_lists(tmp_path):
     assert s.components.clock_dial == ["reroll"]
 
 
+# One change to one item of each keyed list of each game, by a file that extends the game's shipped scenario:
+# (list, the item's key, setting, value). A list value inside an item (photos) replaces the item's list whole.
+ONE_CHANGE = {
+    "spooky_tower": [("components.buildings", 12, "ghost_worth", 1),
+                     ("components.buildings", 12, "photos", [["ghost"], ["clue"]])],
+    "haunted_tower": [("components.heroes", "fighter", "hp", 9), ("components.monsters", "skeleton", "hp", 2),
+                      ("components.items", "potion_of_healing", "heal", 2)],
+    "climbing_tower": [("components.cards", "red_3", "swords", 1), ("components.tower", "001", "skill", "free_play"),
+                       ("components.boss", "A", "hp", 5)],
+}
+
+
+@pytest.mark.parametrize("game", sorted(registry()))
+def test_extends_changes_one_item_of_a_card_list_and_keeps_every_other(tmp_path, game):
+    """docs/scenarios.md and scenarios/README.md: under `extends`, card lists merge item by item by their key."""
+    spec = get_game(game)
+    assert {path for path, *_ in ONE_CHANGE[game]} == set(spec.list_keys), "every keyed list of the game"
+    shipped = SCENARIOS / f"{game}.toml"
+    for path, item, setting, value in ONE_CHANGE[game]:
+        key = spec.list_keys[path]
+        text = (f'extends = "{shipped.as_posix()}"\nname = "one"\n[[{path}]]\n{key} = {_toml(item)}\n'
+                f"{setting} = {_toml(value)}\n")
+        got = load_scenario(write(tmp_path, "one.toml", text)).to_dict()
+        want = load_scenario(shipped).to_dict() | {"name": "one"}
+        section, name = path.split(".")
+        changed = [x for x in want[section][name] if x[key] == item]
+        assert len(changed) == 1 and changed[0][setting] != value, (path, item)
+        changed[0][setting] = value
+        assert got == want, (path, item, setting)
+
+
+def _toml(value) -> str:
+    return repr(value).replace("'", '"')
+
+
 def test_extends_strategy_and_seats_replace_each_other_whole(tmp_path):
     other = next(n for n in SPEC.strategies if n != PARAM_STRATEGY.name)
     write(tmp_path, "base.toml", f'game = "spooky_tower"\nstrategy = {{ name = "{PARAM_STRATEGY.name}", '
@@ -162,6 +207,68 @@ def test_overrides_apply_after_merging_and_none_is_ignored():
     assert len(s.seats) == 4
 
 
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.toml")), ids=lambda p: p.stem)
+def test_the_lineup_follows_players_for_every_shipped_scenario(path):
+    """--players (an override) cycles the listed seats to its number, and says so; the number the file gives
+    changes nothing at all."""
+    plain = load_scenario(path)
+    same = load_scenario(path, players=plain.players)
+    assert same == plain and same.hash() == plain.hash() and same.notes == () and same.to_toml() == plain.to_toml()
+    listed = [s.strategy for s in plain.seats]
+    spec = plain.spec()
+    for p in range(spec.min_players, spec.max_players + 1):
+        s = load_scenario(path, players=p)
+        assert [seat.strategy for seat in s.seats] == [listed[i % len(listed)] for i in range(p)]
+        assert len(s.strategy_lineup()[0]) == p
+        if p != plain.players and _lists_seats(path):
+            assert len(s.notes) == 1 and str(p) in s.notes[0]
+            assert f"# note: {s.notes[0]}" in s.to_toml()
+        else:
+            assert s.notes == ()            # one strategy for every seat: nothing to cycle
+        assert load_scenario(tomllib.loads(s.to_toml())) == s        # the resolved file lists every seat
+
+
+def _lists_seats(path: Path) -> bool:
+    """Whether the file, or the one it extends, lists [[seats]] (that a `strategy` does not replace)."""
+    raw = tomllib.loads(path.read_text())
+    if "seats" in raw or "strategy" in raw:
+        return "seats" in raw
+    return "extends" in raw and _lists_seats(path.parent / raw["extends"])
+
+
+def test_seats_cycle_to_players_set_by_a_later_layer(tmp_path):
+    haunted = SCENARIOS / "haunted_tower.toml"
+    six = load_scenario(haunted, players=6)
+    assert [s.strategy for s in six.seats] == ["monster_hunter", "cautious_looter", "specter_rusher",
+                                               "monster_hunter", "monster_hunter", "cautious_looter"]
+    assert six.notes == ("seats cycled from the 4 listed to 6 (players = 6): seat i plays listed seat i mod 4",)
+    three = load_scenario(haunted, players=3)
+    assert [s.strategy for s in three.seats] == ["monster_hunter", "cautious_looter", "specter_rusher"]
+    assert three.notes == ("seats: the first 3 of the 4 listed, for players = 3",)
+    child = write(tmp_path, "six.toml", f'extends = "{haunted}"\nplayers = 6\n')
+    assert load_scenario(child).seats == six.seats and load_scenario(child).notes == six.notes
+    # a seat beyond the listed ones can be set once players makes it exist
+    s = load_scenario(haunted, players=6, **{"seats.5.strategy": "specter_rusher"})
+    assert [x.strategy for x in s.seats][4:] == ["monster_hunter", "specter_rusher"] and s.notes == six.notes
+
+
+def test_seats_that_disagree_with_players_in_the_same_file_are_still_an_error(tmp_path):
+    """A file that lists seats for another number than its own players (or than the default, when it gives none)
+    has a typo: nothing later asked for another number."""
+    for text in ('players = 2\n' + '[[seats]]\nname = "random"\n' * 3, '[[seats]]\nname = "random"\n' * 4):
+        path = write(tmp_path, "bad.toml", 'game = "spooky_tower"\n' + text)
+        with pytest.raises(ScenarioError, match=r"seats: has \d entries but players = \d"):
+            load_scenario(path)
+        with pytest.raises(ScenarioError, match="seats: has"):      # a --set of one seat does not hide it
+            load_scenario(path, **{"seats.0.strategy": "random"})
+
+
+def test_a_game_for_one_number_of_players_says_so():
+    with pytest.raises(ScenarioError, match=r"players: out of range \(got 3; allowed: 2 \(Climbing Tower is "
+                                            r"played by 2 players only\)\)"):
+        load_scenario(SCENARIOS / "climbing_tower.toml", players=3)
+
+
 def test_strategy_override_replaces_seats_and_tables_merge():
     seats = [{"name": "random"}, {"name": PARAM_STRATEGY.name}]
     s = load_scenario({"game": "spooky_tower", "players": 2, "seats": seats}, strategy=PARAM_STRATEGY.name,
@@ -173,7 +280,7 @@ def test_strategy_override_replaces_seats_and_tables_merge():
 def test_bad_override_is_an_error_naming_the_override():
     with pytest.raises(ScenarioError) as err:
         load_scenario(DEFAULT_FILE, players=5)
-    assert str(err.value) == (f"{DEFAULT_FILE} (override): players: out of range "
+    assert str(err.value) == (f"{DEFAULT_FILE} (keyword players=5): players: out of range "
                               f"(got 5; allowed: an integer from 2 to 4)")
 
 
@@ -186,8 +293,10 @@ def mixed_scenario() -> Scenario:
 
 
 def test_to_dict_round_trips():
-    # checks are claims about the games, not settings of them: they stay out of to_dict and so of the hash
-    assert set(load_scenario(None).to_dict()) == set(Scenario.model_fields) - {"source", "resources", "checks"}
+    # checks are claims about the games, not settings of them; notes say how the seats were read; the overrides are
+    # recorded only to be repeated on a command line: all stay out of to_dict and so of the hash
+    assert set(load_scenario(None).to_dict()) == \
+        set(Scenario.model_fields) - {"source", "resources", "checks", "overrides", "notes"}
     for s in (load_scenario(DEFAULT_FILE), load_scenario(RULEBOOK_FILE), load_scenario(None), mixed_scenario()):
         assert load_scenario(s.to_dict()) == s
 

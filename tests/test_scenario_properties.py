@@ -1,8 +1,8 @@
 """Property tests: whatever a scenario holds, load_scenario returns a Scenario or raises ScenarioError.
 
 Malformed dicts, random bytes, garbage TOML and random trees spliced into a valid scenario must never escape as any
-other exception, every error message is one line, and every scenario that loads survives a round trip through its
-own TOML.
+other exception, every problem an error reports is one line, and every scenario that loads survives a round trip
+through its own TOML.
 """
 from __future__ import annotations
 
@@ -44,7 +44,8 @@ def check(source, **overrides) -> Scenario | None:
     try:
         s = load_scenario(source, **overrides)
     except ScenarioError as err:
-        assert "\n" not in str(err) and str(err)
+        assert err.errors and str(err) == "\n".join(err.lines)   # every problem found, each one line
+        assert all(line and "\n" not in line for line in err.lines) and len(set(err.lines)) == len(err.lines)
         assert "cannot read scenario" not in str(err), f"an unplanned exception reached the fallback: {err}"
         return None
     assert isinstance(s, Scenario) and len(s.seats) == s.players

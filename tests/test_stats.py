@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from balance.stats.intervals import (Z95, diff_interval, histogram_moments, histogram_quantile, mean_interval,
-                                     seat_equality_test, wilson)
+from balance.stats.intervals import (Z95, diff_interval, exact, histogram_moments, histogram_quantile,
+                                     mean_interval, seat_equality_test, wilson)
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 50, 1000, 123457])
@@ -19,6 +19,18 @@ def test_wilson_matches_scipy_binomtest(n):
         ci = stats.binomtest(k, n).proportion_ci(method="wilson")
         assert a == pytest.approx(ci.low, abs=1e-12)
         assert b == pytest.approx(ci.high, abs=1e-12)
+
+
+@pytest.mark.parametrize("n", [1, 7, 50, 1000])
+@pytest.mark.parametrize("level", [0.95, 1 - 0.05 / 420])
+def test_exact_matches_scipy_clopper_pearson(n, level):
+    ks = sorted({0, 1, n // 3, n - 1, n})
+    lo, hi = exact(np.array(ks), np.full(len(ks), n), stats.norm.ppf(0.5 + level / 2))
+    for k, a, b in zip(ks, lo, hi):
+        ci = stats.binomtest(k, n).proportion_ci(confidence_level=level, method="exact")
+        assert a == pytest.approx(ci.low, abs=1e-10) and b == pytest.approx(ci.high, abs=1e-10)
+    lo, hi = exact(0, 0)
+    assert math.isnan(lo) and math.isnan(hi)
 
 
 def test_wilson_scalar_default_z_and_empty():

@@ -153,6 +153,61 @@ def test_random_is_uniform_over_the_legal_rows():
     assert all(abs(c - 1000) < 150 for c in counts.values())     # about 6 standard deviations
 
 
+
+# --- a sword that could defeat a skeleton: defeat or spare (the rulebook's "can defeat") ---------------------------
+
+def _draws(t, p):
+    """Numbers seat p's strategy stream has drawn (its counter word)."""
+    return int(t.s[int(L.stream_at(1 + p)) + 1])
+
+
+@pytest.mark.parametrize("seat", ["climber", "skeleton_farmer", "deck_thinner"])
+@pytest.mark.parametrize("spare, answer", [(0.0, E.SWORD_DEFEAT), (1.0, E.SWORD_SPARE)])
+def test_spare_zero_always_defeats_and_one_always_spares_without_a_draw(seat, spare, answer):
+    t = Table(seats=(seat, seat), params={0: {"spare": spare}})
+    _two_skeletons_here(t)
+    before = _draws(t, 0)
+    assert {int(S.sword_nb(t.s, t.f, 0)) for _ in range(50)} == {answer}
+    assert _draws(t, 0) == before
+
+
+def test_spare_between_spares_that_share_of_the_swords_from_the_seats_own_stream():
+    t = Table(seats=("climber", "climber"), params={0: {"spare": 0.3}})
+    _two_skeletons_here(t)
+    before = (_draws(t, 0), _draws(t, 1))
+    answers = Counter(int(S.sword_nb(t.s, t.f, 0)) for _ in range(10000))
+    assert abs(answers[E.SWORD_SPARE] - 3000) < 280 and answers[E.SWORD_SPARE] + answers[E.SWORD_DEFEAT] == 10000
+    assert (_draws(t, 0), _draws(t, 1)) == (before[0] + 10000, before[1])     # (280: about 6 standard deviations)
+
+
+def test_random_defeats_or_spares_with_even_chances():
+    t = Table(seats=("random", "random"))
+    _two_skeletons_here(t)
+    answers = Counter(int(S.sword_nb(t.s, t.f, 0)) for _ in range(10000))
+    assert set(answers) == {E.SWORD_DEFEAT, E.SWORD_SPARE} and abs(answers[E.SWORD_SPARE] - 5000) < 300
+
+
+@pytest.mark.parametrize("spare", [0.0, 0.5, 1.0])
+def test_spare_in_whole_games(spare):
+    """Over whole games, a farmer that spares every skeleton defeats none (and earns no skeleton gold), one that
+    spares none never leaves a spare row; in between it does both."""
+    from balance.games.climbing_tower import SPEC
+    from balance.scenario import load_scenario
+    sc = load_scenario({"game": "climbing_tower", "players": 2, "seats": [
+        {"name": "skeleton_farmer", "spare": spare}, {"name": "skeleton_farmer", "spare": spare}]})
+    out = SPEC.run_chunk(SPEC.compile_scenario(sc), seed=3, rotate=False, game0=0, n_games=300, n_blocks=1)
+    skeletons = int(out["final"][:, :, L.FN_SKELETONS].sum())
+    gold = int(out["team"][:, 0, 0, L.TM_GOLD].sum())
+    if spare == 1.0:
+        assert skeletons == 0 and gold == 0
+    else:
+        assert skeletons > 1000 and gold > 0
+    if spare == 0.5:
+        ref = SPEC.run_chunk(SPEC.compile_scenario(load_scenario({"game": "climbing_tower", "players": 2, "seats": [
+            {"name": "skeleton_farmer"}, {"name": "skeleton_farmer"}]})), seed=3, rotate=False, game0=0,
+            n_games=300, n_blocks=1)
+        assert skeletons < int(ref["final"][:, :, L.FN_SKELETONS].sum())
+
 # --- build phase ------------------------------------------------------------------------------------------------
 
 def _build_choice(t, p=0):

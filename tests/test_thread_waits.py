@@ -16,7 +16,7 @@ CODE = ("import os, balance\n"
 
 
 def _run(env: dict) -> list[str]:
-    done = subprocess.run([sys.executable, "-c", CODE], env=env, capture_output=True, text=True, timeout=120,
+    done = subprocess.run([sys.executable, "-c", CODE], env=env, capture_output=True, text=True, timeout=600,
                           check=True)
     return done.stdout.split()
 

@@ -72,7 +72,7 @@ def test_cooperative_tournament_rates_teams():
     assert t.matrix.loc["climber", "deck_thinner"] == t.matrix.loc["deck_thinner", "climber"]
     row = t.tables.set_index("table").loc["climber + deck_thinner"]
     assert row["games"] == 400 and 0 <= row["win_rate"] <= 1
-    assert "team_win_rate" in t.ratings and "makes the strongest teams" in t.findings[0]
+    assert "team_win_rate" in t.ratings and "makes the strongest teams" in t.findings["text"][0]
 
 
 @pytest.mark.parametrize("args, words", [
@@ -93,7 +93,21 @@ def test_cli_tournament_json_and_report(cli, tmp_path):
     res = cli("tournament", "--strategies", "random,collector", "-n", 600, "--players", 2, "--json",
               "-o", tmp_path / "t", "--threads", 1)
     assert res.exit_code == 0, res.output
-    data = json.loads(res.output)
+    data = json.loads(res.stdout)
     assert [r["strategy"] for r in data["ratings"]] == ["collector", "random"]
     html = (tmp_path / "t" / "index.html").read_text()
     assert html.index("Findings") < html.index("Ranking") and (tmp_path / "t" / "ratings.png").exists()
+
+
+def test_the_win_matrix_colours_centre_on_the_fair_share_of_the_table():
+    """Yellow is neither ahead nor behind: at three players that is a third of the wins, not a half; a co-operative
+    game's pairings centre on the mean team."""
+    t = tournament(None, "random,collector,ghost_hunter", games=300, threads=1)
+    assert t.meta["players"] == 3
+    fig = t.plot.matrix()
+    norm = fig.axes[0].images[0].norm
+    assert norm.vcenter == pytest.approx(1 / 3) and (norm.vmin, norm.vmax) == (0.0, 1.0)
+    assert "fair share, 33%" in fig.axes[1].get_ylabel()
+    coop = tournament(SCENARIOS / "climbing_tower.toml", "climber,deck_thinner", games=100, threads=1)
+    norm = coop.plot.matrix().axes[0].images[0].norm
+    assert norm.vcenter == pytest.approx(float(np.nanmean(coop.matrix.to_numpy(dtype=float))))

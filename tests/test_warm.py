@@ -21,7 +21,7 @@ def test_compiling_a_kernel_imports_neither_pandas_nor_matplotlib():
 def test_warm_refuses_a_missing_scenario_in_one_line(tmp_path):
     missing = tmp_path / "nosuch.toml"
     res = subprocess.run([sys.executable, "-m", "balance.warm", str(missing)], capture_output=True, text=True,
-                         timeout=120)
+                         timeout=600)
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and "nosuch.toml" in lines[0], res.stderr

@@ -14,12 +14,13 @@ import numpy as np
 from . import confseq
 
 PASS, FAIL, UNDECIDED = "pass", "fail", "undecided"
+NOT_APPLICABLE = "not applicable"       # a claim this lineup cannot test (``reason`` says why); decided at once
 
 
 @dataclass(frozen=True)
 class Look:
-    """One claim at one look: ``estimate`` and its interval [``low``, ``high``]; ``decision`` pass, fail or
-    undecided; ``games`` the games it rests on."""
+    """One claim at one look: ``estimate`` and its interval [``low``, ``high``]; ``decision`` pass, fail, undecided
+    or not applicable (``reason`` then says why, and the numbers are NaN); ``games`` the games it rests on."""
 
     key: str
     claim: str
@@ -30,6 +31,7 @@ class Look:
     games: int
     bound_low: float = 0.0          # the claimed range [bound_low, bound_high]; a maximum has bound_low 0
     bound_high: float = float("nan")  # an order (every margin above 0) has none
+    reason: str = ""                  # why a claim is not applicable
 
 
 def _within(key, claim, est, lo, hi, bounds, games) -> Look:
@@ -113,8 +115,16 @@ def item_lift(t, bound, alpha, n_star) -> Look:
 
 def strategy_order(t, order: list[str], alpha, n_star) -> Look:
     """Each strategy wins more often (per appearance) than the next: the smallest margin between neighbours, its
-    interval from the two shares' intervals, each with its part of the error rate."""
+    interval from the two shares' intervals, each with its part of the error rate. Not applicable to a lineup
+    that lacks one of them (the scenario's seats changed by --strategy, --players, --set or a file that extends it)."""
     lineup = list(t.lineup)
+    claim = " > ".join(order) + " (win rate per appearance)"
+    missing = [s for s in order if s not in lineup]
+    if missing:
+        nan = math.nan
+        reason = (f"{', '.join(missing)} {'does' if len(missing) == 1 else 'do'} not play in this lineup "
+                  f"({', '.join(dict.fromkeys(lineup))})")
+        return Look("strategy_order", claim, nan, nan, nan, NOT_APPLICABLE, t.games, nan, nan, reason)
     wins = {s: sum(int(t.slot_wins[i]) for i, x in enumerate(lineup) if x == s) for s in order}
     games = {s: sum(int(t.slot_games[i]) for i, x in enumerate(lineup) if x == s) for s in order}
     a2 = alpha / (2 * (len(order) - 1))
@@ -124,7 +134,6 @@ def strategy_order(t, order: list[str], alpha, n_star) -> Look:
         pb, lb, hb = confseq.proportion(wins[b], games[b], a2, n_star)
         if pa - pb < est:
             est, low, high = pa - pb, la - hb, ha - lb
-    claim = " > ".join(order) + " (win rate per appearance)"
     decision = PASS if low > 0 else FAIL if high < 0 else UNDECIDED
     # a failure of any neighbour pair fails the claim, even if it is not the smallest margin
     for a, b in zip(order, order[1:]):

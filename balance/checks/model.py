@@ -26,7 +26,8 @@ class Checks(BaseModel):
         "no item's win-rate difference (used against not used, first counter group) is larger than this, "
         "in either direction"))
     strategy_order: list[str] | None = Field(None, min_length=2, description=(
-        "these strategies of the lineup, strongest first: each wins more often than the next"))
+        "these strategies, strongest first: each wins more often than the next (not applicable to a lineup that "
+        "lacks one of them)"))
     win_rate: Range | None = Field(None, description="the team's win rate lies in [low, high] (co-operative games)")
 
     @field_validator("length_mean")

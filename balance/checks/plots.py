@@ -13,14 +13,18 @@ class CheckPlots:
         self.report = report
 
     def available(self) -> list[str]:
-        out = ["claims"] if len(self.report.claims) else []
+        out = ["claims"] if len(self._decided()) else []
         base = self.report.baseline
         return out + (["baseline"] if len(base) and (base["moved"] != "").any() else [])
 
+    def _decided(self):
+        c = self.report.claims
+        return c[c["outcome"] != "not applicable"]
+
     def claims(self) -> Figure:
         """Each claim's estimate and anytime 95% interval, scaled to its bound (1 = the bound; for a range, 0 and
-        1 are its ends), coloured by outcome."""
-        c = self.report.claims
+        1 are its ends), coloured by outcome; a claim not applicable to the lineup has no interval to draw."""
+        c = self._decided()
         fig = Figure(figsize=(8, 0.5 + 0.45 * max(len(c), 1)))
         ax = fig.add_subplot()
         for i, row in enumerate(c.itertuples()):

@@ -13,9 +13,10 @@ from . import claims as _claims
 FIRST_LOOK = 1_000
 ALPHA = 0.05
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
+NOT_APPLICABLE = _claims.NOT_APPLICABLE     # a claim the lineup cannot test: reported, and no part of the outcome
 EXIT_CODES = {PASS: 0, FAIL: 1, INCONCLUSIVE: 3}
 COLUMNS = ["scenario", "key", "claim", "outcome", "estimate", "ci_low", "ci_high", "games", "bound_low",
-           "bound_high"]
+           "bound_high", "reason"]
 
 
 def looks(cap: int) -> list[int]:
@@ -37,6 +38,7 @@ class ScenarioCheck:
     claims: pd.DataFrame
     results: Results
     baseline: pd.DataFrame | None = None
+    notes: tuple[str, ...] = ()         # what the loader did (seats cycled to players): Scenario.notes
 
     @property
     def outcome(self) -> str:
@@ -44,6 +46,7 @@ class ScenarioCheck:
 
 
 def _worst(outcomes) -> str:
+    """The outcome of several claims: fail, else inconclusive, else pass (a claim not applicable counts for none)."""
     outcomes = set(outcomes)
     return FAIL if FAIL in outcomes else INCONCLUSIVE if INCONCLUSIVE in outcomes else PASS
 
@@ -69,7 +72,7 @@ def check_scenario(sc: Scenario, cap: int, *, threads=None, chunk_size=None, tar
         for look in last:
             if look.key in decided:
                 continue
-            if look.decision != _claims.UNDECIDED:
+            if look.decision != _claims.UNDECIDED:        # pass, fail or not applicable
                 decided[look.key] = (look.decision, look)
             elif target_ci is not None and look.high - look.low <= target_ci:
                 decided[look.key] = (INCONCLUSIVE, look)
@@ -82,10 +85,10 @@ def check_scenario(sc: Scenario, cap: int, *, threads=None, chunk_size=None, tar
         outcome, at = decided.get(look.key, (INCONCLUSIVE, look))
         rows.append({"scenario": sc.name, "key": at.key, "claim": at.claim, "outcome": outcome,
                      "estimate": at.estimate, "ci_low": at.low, "ci_high": at.high, "games": at.games,
-                     "bound_low": at.bound_low, "bound_high": at.bound_high})
+                     "bound_low": at.bound_low, "bound_high": at.bound_high, "reason": at.reason})
     results = step.results()
     moved = compare(results, baseline, alpha) if baseline is not None else None
-    return ScenarioCheck(sc.name, sc.source, pd.DataFrame(rows, columns=COLUMNS), results, moved)
+    return ScenarioCheck(sc.name, sc.source, pd.DataFrame(rows, columns=COLUMNS), results, moved, sc.notes)
 
 
 @dataclass
@@ -116,9 +119,12 @@ class CheckReport:
         return EXIT_CODES[self.outcome]
 
     @property
-    def findings(self) -> list[str]:
+    def findings(self) -> pd.DataFrame:
+        """What to read first, in order, with the columns of every result's findings (kind, text, estimate, ci_low,
+        ci_high, weight; ``stats.findings.COLUMNS``)."""
+        from ..stats.findings import frame
         from .text import findings
-        return findings(self)
+        return frame(findings(self))
 
     @property
     def plot(self):
@@ -140,7 +146,7 @@ class CheckReport:
     def to_dict(self) -> dict:
         from ..results import json_safe
         return json_safe({"outcome": self.outcome, "exit_code": self.exit_code, "alpha": self.alpha,
-                          "findings": self.findings, "claims": self.claims.to_dict(orient="records"),
+                          "findings": list(self.findings["text"]), "claims": self.claims.to_dict(orient="records"),
                           "baseline": self.baseline.to_dict(orient="records"), **self.meta})
 
 

@@ -6,12 +6,16 @@ import xml.etree.ElementTree as ET
 import pandas as pd
 
 from ..results import text_table
+from ..stats.findings import Finding, said
 
-_WORD = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}
+_WORD = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE", "not applicable": "NOT APPLICABLE"}
+_NA = "not applicable"
 
 
 def _value(key: str, x: float) -> str:
-    """A claim's number as its bound is written: turns as a number, rates and shares in percent."""
+    """A claim's number as its bound is written: turns as a number, rates and shares in percent; "-" for none."""
+    if x != x:
+        return "-"
     return f"{x:.2f}" if key == "length_mean" else f"{100 * x:.2f}%"
 
 
@@ -20,24 +24,32 @@ def evidence(row) -> str:
             f"{_value(row.key, row.ci_high)}; {row.games:,} games)")
 
 
-def findings(report) -> list[str]:
-    """Plain words first: what failed, what could not be decided, what held, what moved against the baseline."""
+def findings(report) -> list[Finding]:
+    """Plain words first: what failed (kind ``fail``), what could not be decided (``inconclusive``), each with the
+    claim's estimate and anytime-valid interval; what does not apply (``not_applicable``), what held (``held``: how
+    many), no claims at all (``no_claims``), what moved against the baseline (``baseline``: how many)."""
     out = []
     claims = report.claims
     for row in claims.itertuples():
         if row.outcome == "fail":
-            out.append(f"{row.scenario}: the claim \"{row.claim}\" is false: {evidence(row)}.")
+            out.append(said("fail", f"{row.scenario}: the claim \"{row.claim}\" is false: {evidence(row)}.",
+                            row.estimate, row.ci_low, row.ci_high))
     for row in claims.itertuples():
         if row.outcome == "inconclusive":
-            out.append(f"{row.scenario}: \"{row.claim}\" could not be decided: {evidence(row)}; the interval still "
-                       "reaches both sides of the bound. More games (-n), or a bound further from the estimate, "
-                       "would decide it.")
+            out.append(said("inconclusive", f"{row.scenario}: \"{row.claim}\" could not be decided: {evidence(row)}; "
+                            "the interval still reaches both sides of the bound. More games (-n), or a bound further "
+                            "from the estimate, would decide it.", row.estimate, row.ci_low, row.ci_high))
+    for row in claims.itertuples():
+        if row.outcome == _NA:
+            out.append(said("not_applicable", f"{row.scenario}: \"{row.claim}\" does not apply to this lineup, so it "
+                            f"was not decided: {row.reason}."))
     held = claims[claims["outcome"] == "pass"]
     if len(held):
-        out.append(f"{len(held)} of {len(claims)} claims hold, each decided with an anytime-valid 95% interval "
-                   f"(at most {int(held['games'].max()):,} games).")
+        out.append(said("held", f"{len(held)} of {len(claims)} claims hold, each decided with an anytime-valid 95% "
+                        f"interval (at most {int(held['games'].max()):,} games).", len(held)))
     if not len(claims):
-        out.append("No scenario holds a [checks] table: nothing was claimed, so nothing was decided.")
+        out.append(said("no_claims", "No scenario holds a [checks] table: nothing was claimed, so nothing was "
+                        "decided."))
     base = report.baseline
     if len(base):
         moved = base[base["moved"] != ""]
@@ -45,10 +57,10 @@ def findings(report) -> list[str]:
             several = base["scenario"].nunique() > 1
             words = "; ".join(f"{r.metric}{f' ({r.scenario})' if several else ''} {r.moved} by {_delta(r)}"
                               for r in moved.itertuples())
-            out.append(f"{len(moved)} of {len(base)} metrics moved significantly against the baseline (Holm-adjusted "
-                       f"p < {report.alpha:g}): {words}.")
+            out.append(said("baseline", f"{len(moved)} of {len(base)} metrics moved significantly against the "
+                            f"baseline (Holm-adjusted p < {report.alpha:g}): {words}.", len(moved)))
         else:
-            out.append(f"None of {len(base)} metrics moved significantly against the baseline.")
+            out.append(said("baseline", f"None of {len(base)} metrics moved significantly against the baseline.", 0))
     return out
 
 
@@ -64,7 +76,9 @@ def claims_display(claims: pd.DataFrame) -> pd.DataFrame:
         "estimate": [_value(k, x) for k, x in zip(claims["key"], claims["estimate"])],
         "anytime 95% CI": [f"[{_value(k, lo)}, {_value(k, hi)}]" for k, lo, hi in
                            zip(claims["key"], claims["ci_low"], claims["ci_high"])],
-        "games": [f"{g:,}" for g in claims["games"]], "claim": claims["claim"]})
+        "games": [f"{g:,}" for g in claims["games"]],
+        "claim": [c + (f" (not applicable: {r})" if o == _NA else "")
+                  for c, o, r in zip(claims["claim"], claims["outcome"], claims["reason"])]})
 
 
 def baseline_display(base: pd.DataFrame) -> pd.DataFrame:
@@ -77,10 +91,11 @@ def baseline_display(base: pd.DataFrame) -> pd.DataFrame:
 
 
 def summary(report) -> str:
-    lines = ["Findings"] + [f"  {i}. {t}" for i, t in enumerate(report.findings, 1)]
+    lines = ["Findings"] + [f"  {i}. {t}" for i, t in enumerate(report.findings["text"], 1)]
     for s in report.scenarios:
         lines += ["", f"{s.name}: {_WORD[s.outcome] if len(s.claims) else 'no claims'} "
                       f"({s.results.tallies.games:,} games played)"]
+        lines += [f"  Note: {n}" for n in s.notes]
         if len(s.claims):
             lines.append(text_table(claims_display(s.claims)))
         if s.baseline is not None:
@@ -101,7 +116,7 @@ def _md_table(df: pd.DataFrame) -> list[str]:
 def markdown(report) -> str:
     """A Markdown summary for a CI job summary ($GITHUB_STEP_SUMMARY)."""
     lines = [f"## balance check: {_WORD[report.outcome]}", "", "### Findings", ""]
-    lines += [f"{i}. {t}" for i, t in enumerate(report.findings, 1)]
+    lines += [f"{i}. {t}" for i, t in enumerate(report.findings["text"], 1)]
     for s in report.scenarios:
         lines += ["", f"### {s.name}: {_WORD[s.outcome] if len(s.claims) else 'no claims'}", ""]
         if len(s.claims):
@@ -112,13 +127,15 @@ def markdown(report) -> str:
 
 
 def junit(report) -> str:
-    """JUnit XML: a test suite per scenario, a test case per claim; fail is a failure, inconclusive an error."""
+    """JUnit XML: a test suite per scenario, a test case per claim; fail is a failure, inconclusive an error, not
+    applicable skipped."""
     root = ET.Element("testsuites", name="balance check")
     for s in report.scenarios:
         c = s.claims
         suite = ET.SubElement(root, "testsuite", name=s.name, tests=str(len(c)),
                               failures=str(int((c["outcome"] == "fail").sum())),
-                              errors=str(int((c["outcome"] == "inconclusive").sum())), skipped="0")
+                              errors=str(int((c["outcome"] == "inconclusive").sum())),
+                              skipped=str(int((c["outcome"] == _NA).sum())))
         for row in c.itertuples():
             case = ET.SubElement(suite, "testcase", classname=s.source or s.name, name=f"{row.key}: {row.claim}")
             if row.outcome == "fail":
@@ -126,6 +143,9 @@ def junit(report) -> str:
             elif row.outcome == "inconclusive":
                 ET.SubElement(case, "error", message=f"undecided at the game cap: {evidence(row)}",
                               type="inconclusive")
+            elif row.outcome == _NA:
+                ET.SubElement(case, "skipped", message=f"not applicable: {row.reason}")
+                continue
             ET.SubElement(case, "system-out").text = evidence(row)
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

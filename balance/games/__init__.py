@@ -3,6 +3,10 @@
 A game is a folder ``balance/games/<name>/`` with the same modules in each (``enums``, ``components``, ``kernel``,
 ``strategies``, ``reference``, ``narrate``) and a :class:`GameSpec` in its ``__init__`` that tells the shared layers
 what it produces: outcome columns, per-seat counters, per-value counters and the strategies it offers.
+
+Loading a scenario imports the game's ``__init__``, ``enums``, ``components`` (and The Haunted Tower's ``board``)
+only, never Numba: what a spec or a component check reads is in ``enums`` (or ``components``), and the spec's functions that play import the kernel
+modules (``layout``, ``arrays``, ``kernel``, ``kernel_common``) inside their bodies (``tests/test_entry.py``).
 """
 from __future__ import annotations
 
@@ -21,6 +25,18 @@ class ChunkBuffers(dict):
     ones. Rows never written cost no memory: the operating system maps a page in when it is first written."""
 
     GROW = 1.5
+
+
+class EngineDisagreement(RuntimeError):
+    """The kernel and the reference engine played one game of a scenario differently: a bug in ``balance``, never in
+    its input. Every game's ``replay`` raises it; the command line reports it in one line, with what to send in a bug
+    report (``cli._internal_error``)."""
+
+    def __init__(self, scenario: Any, seed: int, game: int, problem: str):
+        self.scenario, self.seed, self.game, self.problem = scenario, seed, game, problem
+        where = repr(scenario.name) + (f" ({scenario.source})" if getattr(scenario, "source", None) else "")
+        super().__init__(f"kernel and reference engine disagree on scenario {where}, seed {seed}, game {game}: "
+                         f"{problem}")
 
 
 @dataclass(frozen=True)
@@ -49,6 +65,18 @@ class StrategySpec:
 
 
 @dataclass(frozen=True)
+class Threat:
+    """A counter of a group that counts the thing beating a player, per unit of the group's ``ratio_base`` (The
+    Haunted Tower: a hero's deaths per encounter with each monster). The findings name the thing that does so most
+    often when the data separate it from the rest (``balance.stats.findings.rate_extremes``); ``words`` say it
+    ("deadliest", "deadlier"); ``besides`` gives the labels compared apart (the boss whom the game is about)."""
+
+    counter: int
+    words: tuple[str, str] = ("strongest", "stronger")
+    besides: Callable[[Any], tuple] | None = field(default=None, repr=False)   # Scenario -> labels left out
+
+
+@dataclass(frozen=True)
 class CounterGroup:
     """Per-game counters a game keeps for each (seat, thing) of one kind: Spooky Tower's Building values, The Haunted
     Tower's monsters and items. ``labels`` gives the things' names for a scenario (they may come from its
@@ -66,6 +94,7 @@ class CounterGroup:
     cannot_use: Callable[[Any], tuple] | None = field(default=None, repr=False)
     """Scenario -> labels of the things its rules never let be used (Climbing Tower: the starting deck's Level 1
     cards are never for sale, so never bought). The findings do not call them "never used"; None: every thing can be."""
+    threat: Threat | None = None            # a counter of the thing beating a player (a monster killing a hero)
 
 
 @dataclass(frozen=True)
@@ -125,6 +154,10 @@ class GameSpec:
     # key field named here: {"components.buildings": "value"}; every other list is replaced whole
     list_keys: dict[str, str] = field(default_factory=dict)
     summary_counters: tuple[str, ...] = ()        # per-seat final counters the per-seat and per-role tables show
+    unfinished_ends: dict[str, str] = field(default_factory=dict)
+    #   per-seat final counters that mark an unfinished game (victory 0) that ended otherwise than at the turn cap,
+    #   with that end in words: {"fight_cap": "at the fight cap (...)"}. The counter is 1 in one seat of each such
+    #   game, so its sum over seats counts them; the findings tell these ends apart from the turn cap.
     reference: Callable[..., Any] | None = field(default=None, repr=False)
     #   (scenario, seed, game) -> one game played by the plain-Python reference engine (for `balance bench`)
     replay: Callable[..., Any] | None = field(default=None, repr=False)

@@ -16,7 +16,7 @@ from ..outputs import atomic_directory
 from ..plots import caption, save_png
 from ..display import file_name, is_number_column
 from ..results import Results
-from .columns import ASSOCIATION, column_note, section, slug
+from .columns import ASSOCIATION, column_note
 
 FIGURES = ("seats", "lengths", "victories", "cards", "win_rate_by_length")   # every game's figures
 FILES = ("index.html", "summary.md") + tuple(f"{name}.png" for name in FIGURES)   # a report folder holds only these
@@ -53,22 +53,12 @@ _ENV.filters["md"] = _md_cell
 
 def _table(title: str, df: pd.DataFrame, note: str | None = None, tallies=None) -> dict:
     """A display table for the templates: its cells, each column's alignment ("num" right, "text" left) and, given
-    the run's tallies, each column's one-line definition and the docs/metrics.md section that defines them."""
+    the run's tallies, each column's one-line definition (shown under the table and as its header's hover text)."""
     columns = [str(c) for c in df.columns]
     notes = [""] * len(columns) if tallies is None else [column_note(title, c, tallies) for c in columns]
-    heading = section(title, {g.name for g in tallies.groups}, {c.name for c in tallies.categories}) \
-        if tallies is not None else "Conventions"
-    return {"title": title, "id": file_name(title), "columns": columns, "notes": notes, "anchor": slug(heading),
+    return {"title": title, "id": file_name(title), "columns": columns, "notes": notes,
             "align": ["num" if is_number_column(df[c]) else "text" for c in df.columns],
             "rows": [[str(v) for v in row] for row in df.itertuples(index=False)], "note": note}
-
-
-def _metrics_link(out_dir: Path) -> str:
-    """Where docs/metrics.md is from the report folder (a relative link in a checkout), else its name."""
-    docs = Path(__file__).resolve().parents[2] / "docs" / "metrics.md"
-    if not docs.exists():
-        return "docs/metrics.md"
-    return Path(os.path.relpath(docs, out_dir.resolve())).as_posix()
 
 
 def _scenario_text(meta: dict) -> str:
@@ -131,7 +121,6 @@ def write_report(results: Results, out_dir: str | os.PathLike,
         "seat_test_line": seat_test_line, "scenario": _scenario_text(meta),
         "assumptions": [tuple(str(x) for x in a) for a in assumptions],
         "seats": display[first], "victories": display[second], "lengths": results.lengths,
-        "metrics": _metrics_link(out_dir),
         "extra": [_table(title, display[title]) for title in ("Strategies", "Strategy x seat", "Contrasts")
                   if title in display and (title == "Contrasts" or results.rotates)],
     }

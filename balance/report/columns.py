@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from ..stats.intervals import METHODS
+
 ASSOCIATION = ("An association, not a cause: it compares the seats (or games) that did this with those that did "
                "not, in the same games, and strong positions reach it more often. Only a change to the game, run "
                "on the same seed and compared, says what a card or rule does.")
@@ -32,9 +34,7 @@ _FIXED = {
     "games": "Games counted in this row (seat-games for a strategy or hero), finished or not.",
     "wins": "Games won; a tie counts as a win for every tied seat.",
     "win rate": "wins / games; unfinished games count as not won.",
-    "95% CI": "95% interval of the rate before it: Wilson score interval.",
     "mean points": "Average final points per game, unfinished games included.",
-    "95% CI (points)": "95% interval of the mean points: Student t.",
     "kind": "How the game ended (unfinished: the turn cap, no winner).",
     "share": "This row's part of all games (of all points, for a scoring line).",
     "measure": "turns, rounds (and rounds_won: the rounds of won games only).",
@@ -46,17 +46,40 @@ _FIXED = {
     "points/seat-game": "Average points from this line per seat and game.",
     "lineup": "The strategies at the seats.",
     "rounds to win": "Mean rounds of the won games.",
-    "95% CI (rounds)": "95% interval of the mean rounds to win: Student t.",
     "outcome": "won: every game ending so was won; lost: none was; both: some were.",
     "share of losses": "Lost games ending this way / all lost games: why games are lost.",
-    "95% CI (losses)": "95% interval of the share of losses: Wilson.",
     "mean rounds": "Average rounds of this row's games, unfinished included.",
     "mean rounds (won)": "Average rounds of this row's won games (\"-\": none won).",
     "contrast": "The contrast's name; \"scenario\" for the scenario as given.",
     "variant": "What the variant changes, in words.",
     "diff (pp)": "Difference of the two win rates before it, in percentage points.",
-    "95% CI (pp)": "95% interval of the difference: Newcombe's hybrid score interval (unpaired).",
 }
+
+# (table title, or None for any table; interval column) -> the method that computes it (balance/stats/intervals.py)
+INTERVALS = {
+    ("Lengths", "95% CI"): "student_t", (None, "95% CI"): "wilson", (None, "95% CI (points)"): "student_t",
+    (None, "95% CI (rounds)"): "student_t", (None, "95% CI (losses)"): "wilson", (None, "95% CI (pp)"): "newcombe",
+    ("Strategy x seat", "seat"): "wilson",
+}
+_OF = {"95% CI": {"student_t": "the mean before it", "wilson": "the rate before it"},
+       "95% CI (points)": "the mean points", "95% CI (rounds)": "the mean rounds to win",
+       "95% CI (losses)": "the share of losses", "95% CI (pp)": "the difference"}
+
+
+def interval_method(title: str, column: str) -> str | None:
+    """The key of :data:`~balance.stats.intervals.METHODS` that computes the interval column ``column`` of the
+    table ``title`` (None: not an interval column)."""
+    if title == "Strategy x seat" and column.startswith("seat "):
+        return INTERVALS[("Strategy x seat", "seat")]
+    return INTERVALS.get((title, column), INTERVALS.get((None, column)))
+
+
+def _interval_note(title: str, column: str) -> str:
+    m = interval_method(title, column)
+    of = _OF[column]
+    of = of[m] if isinstance(of, dict) else of
+    return (f"95% interval of {of}: {METHODS[m].name}"
+            + (" (unpaired)." if title == "Contrasts" and column == "95% CI (pp)" else "."))
 
 
 def slug(heading: str) -> str:
@@ -88,12 +111,14 @@ def column_note(title: str, column: str, tallies) -> str:
     if title.endswith("(means per game)") and column not in ("seat", "hero"):
         return f"Mean per game of the final '{column}' counter, unfinished games included; no interval."
     if title == "Strategy x seat" and column.startswith("seat "):
-        return (f"Win rate of the strategy when it sat at {column}, with its Wilson 95% interval; \"-\": it never "
-                "sat there.")
+        return (f"Win rate of the strategy when it sat at {column}, with its 95% interval ("
+                f"{METHODS[interval_method(title, column)].name}); \"-\": it never sat there.")
     if title == "Strategies" and column == "win rate":
         return "wins / appearances (a strategy at two seats counts twice a game)."
     if title == "Contrasts" and column == "diff (pp)":
         return "Variant win rate - scenario win rate, in percentage points; the variant is a real change, so a cause."
+    if column in _OF:
+        return _interval_note(title, column)
     if column in _FIXED:
         return _FIXED[column]
     if tallies.role_name and column == tallies.role_name:
@@ -120,5 +145,5 @@ def _group_note(column: str, g) -> str:
     if column == "diff (pp)":
         return f"win {used} - win not {used}, in percentage points. {_SHORT}"
     if column == "95% CI (pp)":
-        return f"95% interval of the difference: Newcombe's hybrid score interval. {_SHORT}"
+        return f"{_interval_note(g.name, column)} {_SHORT}"
     return ""

@@ -50,7 +50,8 @@ _ARRAYS = ("seat_games", "seat_finished", "seat_wins", "seat_slot_games", "slot_
            "victory_games", "turns_hist", "rounds_hist", "seat_wins_by_turns", "seat_wins_by_rounds",
            "seat_final_sum", "seat_final_sq", "role_games", "role_wins", "role_final_sum", "role_final_sq",
            "seat_role_games", "victory_wins", "seat_slot_wins")
-_UNUSED = {"cooperative": False, "victory_wins": None, "categories": [], "seat_slot_wins": None}    # fields to_dict leaves out at these
+_UNUSED = {"cooperative": False, "victory_wins": None, "categories": [], "seat_slot_wins": None,
+           "unfinished_ends": {}}    # fields to_dict leaves out at these
 _GROUP_ARRAYS = ("totals", "totals_won", "used_pairs", "used_wins", "unused_pairs", "unused_wins")
 _LENGTH_AXIS = {"turns_hist": 1, "rounds_hist": 1, "seat_wins_by_turns": 0, "seat_wins_by_rounds": 0}
 SPLIT_GAMES = 20_000    # a chunk of at least this many games is tallied in two halves at once (Aggregator._tally)
@@ -111,24 +112,30 @@ class GroupTallies:
     used_phrase: str = ""           # "used" in words for findings ("flipped value {}")
     per_team: bool = False          # the chunk array has one seat: counters of the team, "used" per game
     cannot_use: tuple = ()          # labels the rules never let be used (CounterGroup.cannot_use)
+    threat: tuple = ()              # (counter, superlative, comparative) of CounterGroup.threat; () for none
+    threat_besides: tuple = ()      # labels its threat finding leaves out (Threat.besides)
 
     @classmethod
     def empty(cls, name, labels, counter_names, used_counter, chunk_key, ratio_base=None,
-              used_phrase: str = "", cannot_use=()) -> GroupTallies:
+              used_phrase: str = "", cannot_use=(), threat=None, scenario=None) -> GroupTallies:
         I, C = len(labels), len(counter_names)
         if not 0 <= used_counter < C:
             raise ValueError(f"used_counter={used_counter} outside the {C} counters {tuple(counter_names)}")
         z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
+        th = () if threat is None else (int(threat.counter), *threat.words)
+        besides = tuple(threat.besides(scenario)) if threat is not None and threat.besides else ()
         return cls(str(name), tuple(labels), tuple(counter_names), int(used_counter),
                    int(used_counter if ratio_base is None else ratio_base), str(chunk_key),
-                   z(I, C), z(I, C), z(I), z(I), z(I), z(I), str(used_phrase), cannot_use=tuple(cannot_use))
+                   z(I, C), z(I, C), z(I), z(I), z(I), z(I), str(used_phrase), cannot_use=tuple(cannot_use),
+                   threat=th, threat_besides=besides)
 
     def to_dict(self) -> dict:
         return {f.name: (getattr(self, f.name).tolist() if f.name in _GROUP_ARRAYS else
                          list(getattr(self, f.name)) if isinstance(getattr(self, f.name), tuple)
                          else getattr(self, f.name)) for f in fields(self)
                 if not (f.name == "per_team" and not self.per_team)     # saved files of per-seat groups unchanged
-                and not (f.name == "cannot_use" and not self.cannot_use)}   # ... and of groups without it
+                and not (f.name in ("cannot_use", "threat", "threat_besides") and not getattr(self, f.name))}
+                # ... and of groups without them
 
     @classmethod
     def from_dict(cls, d: dict) -> GroupTallies:
@@ -178,6 +185,9 @@ class Tallies:
     points_counter: str | None = None          # the final counter that decides a points winner
     score_lines: tuple[str, ...] = ()          # final counters that add up to the points
     summary_counters: tuple[str, ...] = ()     # final counters the per-seat and per-role tables show
+    # final counters that mark unfinished games ended otherwise than at the turn cap, with that end in words
+    # (GameSpec.unfinished_ends): their sums over the seats count those games
+    unfinished_ends: dict = field(default_factory=dict)
     # games worth watching, {"longest": [turns, game], "shortest": [...], "lopsided": [points margin, game]}: the
     # first game (lowest index) of the most of each, so the same in any chunking
     watch: dict | None = None
@@ -196,7 +206,8 @@ class Tallies:
         z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
         groups = [GroupTallies.empty(g.name, g.labels(scenario), g.counter_names, g.used_counter, g.chunk_key,
                                      getattr(g, "ratio_base", None), getattr(g, "used_phrase", ""),
-                                     g.cannot_use(scenario) if getattr(g, "cannot_use", None) else ())
+                                     g.cannot_use(scenario) if getattr(g, "cannot_use", None) else (),
+                                     getattr(g, "threat", None), scenario)
                   for g in _counter_groups(spec, scenario, used_counter)]
         role_name = getattr(spec, "role_name", None)
         roles = tuple(spec.role_labels(scenario)) if role_name else ()
@@ -216,6 +227,7 @@ class Tallies:
             seat_role_games=z(P, R), points_counter=getattr(spec, "points_counter", None),
             score_lines=tuple(getattr(spec, "score_lines", ())),
             summary_counters=tuple(getattr(spec, "summary_counters", ())), cooperative=cooperative,
+            unfinished_ends=dict(getattr(spec, "unfinished_ends", None) or {}),
             victory_wins=z(V) if cooperative or cats else None, categories=cats, seat_slot_wins=z(P, P))
 
     # --- the first counter group under its historical names (Spooky Tower's "Per value" table) -----------------
@@ -260,9 +272,12 @@ class Tallies:
         self.add_counts(other)
         self.games += other.games
         self.tied_games += other.tied_games
+        self.unfinished_ends = self.unfinished_ends or other.unfinished_ends
         for mine, theirs in zip(self.groups, other.groups):
             mine.per_team = mine.per_team or theirs.per_team
             mine.cannot_use = mine.cannot_use or theirs.cannot_use
+            mine.threat = mine.threat or theirs.threat
+            mine.threat_besides = mine.threat_besides or theirs.threat_besides
         for mine, theirs in zip(self.categories, other.categories):
             for name in ("games", "wins", "finished", "rounds_sum", "won_rounds_sum"):
                 getattr(mine, name)[...] += getattr(theirs, name)
@@ -384,12 +399,16 @@ class Aggregator:
 
     def restore(self, state: dict) -> None:
         """Go on from a :meth:`state`: the next chunk must start at game ``last_game + 1``. What a checkpoint saved
-        before a group declared its unusable things (``cannot_use``) lacks is taken from this run's own tallies."""
+        before a group declared its unusable things (``cannot_use``) or its threat, or the game its ends of an unfinished
+        game (``unfinished_ends``), lacks is taken from this run's own tallies."""
         fresh = self.tallies
         self.tallies = Tallies.from_dict(state["tallies"])
+        self.tallies.unfinished_ends = self.tallies.unfinished_ends or fresh.unfinished_ends
         for mine, now in zip(self.tallies.groups, fresh.groups):
-            if not mine.cannot_use and mine.name == now.name:
-                mine.cannot_use = now.cannot_use
+            if mine.name == now.name:
+                mine.cannot_use = mine.cannot_use or now.cannot_use
+                mine.threat = mine.threat or now.threat
+                mine.threat_besides = mine.threat_besides or now.threat_besides
         self._last_game = int(state["last_game"])
 
     def update(self, chunk: dict[str, np.ndarray]) -> None:

@@ -1,4 +1,5 @@
-"""Interval estimates and tests on integer counts: Wilson, Newcombe, chi-square, t, histogram percentiles.
+"""Interval estimates and tests on integer counts: Wilson, Clopper-Pearson, Newcombe, chi-square, t, histogram
+percentiles.
 
 Everything here takes counts (or a histogram) rather than per-game rows, so the streaming aggregator can keep only
 integer sufficient statistics and still give exact answers. All functions are vectorised over NumPy arrays.
@@ -12,6 +13,23 @@ import numpy as np
 from scipy import special as _sp  # scipy.special imports in a fraction of scipy.stats' time
 
 Z95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054, the 95% two-sided normal quantile
+
+
+class Method(NamedTuple):
+    """An interval method by the name every table note and docs/metrics.md give it; ``key`` is the word that must
+    appear wherever a column computed by it is defined (tests/test_interval_names.py checks the report's notes and
+    docs/metrics.md against the computation)."""
+
+    name: str
+    key: str
+
+
+METHODS = {
+    "wilson": Method("Wilson score interval", "Wilson"),                  # :func:`wilson`
+    "student_t": Method("Student t interval", "Student t"),                # :func:`mean_interval`
+    "newcombe": Method("Newcombe's hybrid score interval", "Newcombe"),    # :func:`diff_interval`
+    "exact": Method("Clopper-Pearson exact interval", "Clopper-Pearson"),  # :func:`exact`: picked-from-many rates
+}
 
 
 def wilson(k, n, z: float = Z95):
@@ -31,6 +49,24 @@ def wilson(k, n, z: float = Z95):
         half = z * np.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom
         lo = np.where(k <= 0, 0.0, centre - half)
         hi = np.where(k >= n, 1.0, centre + half)
+    bad = n <= 0
+    return np.where(bad, np.nan, lo), np.where(bad, np.nan, hi)
+
+
+def exact(k, n, z: float = Z95):
+    """Clopper-Pearson ("exact") interval for a binomial proportion k/n at the two-sided level of the normal quantile
+    z (1.95996: 95%): the Beta quantiles ``Beta(alpha/2; k, n - k + 1)`` and ``Beta(1 - alpha/2; k + 1, n - k)``.
+
+    Clopper, C. J. and Pearson, E. S. (1934), Biometrika 26:404-413; the same as
+    ``scipy.stats.binomtest(k, n).proportion_ci(method="exact")``. Each side misses at most alpha/2 of the time for
+    every p, which Wilson's does not promise far out in the tails: the intervals of a headline that picks one of
+    hundreds of groups (``stats.extremes``) use it. Returns ``(lo, hi)``; ``n == 0`` gives NaN."""
+    k = np.asarray(k, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    tail = float(_sp.ndtr(-z))                       # alpha / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lo = np.where(k <= 0, 0.0, _sp.betaincinv(np.maximum(k, 1e-300), n - k + 1, tail))
+        hi = np.where(k >= n, 1.0, _sp.betaincinv(k + 1, np.maximum(n - k, 1e-300), 1 - tail))
     bad = n <= 0
     return np.where(bad, np.nan, lo), np.where(bad, np.nan, hi)
 

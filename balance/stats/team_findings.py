@@ -1,16 +1,15 @@
 """Findings of a co-operative game, and of contrast variants: the team's win rate, why games are lost, the easiest
-and hardest labels of each category, how long won games take, and what each contrast changes.
+and hardest labels of each category (when the data can tell them apart), how long won games take, and what each
+contrast changes.
 
 Each finding carries its number and 95% interval and a weight, as in :mod:`.findings`; nothing here knows a game:
 kinds, categories, labels and variants come from the :class:`~balance.results.Results` tables.
 """
 from __future__ import annotations
 
-from statistics import NormalDist
-
 import numpy as np
 
-from .findings import Finding, _pct, _pp, _word
+from .findings import Finding, _pct, _pp, _word, rate_extremes
 from .intervals import wilson
 
 
@@ -52,29 +51,13 @@ def _losses(r) -> list[Finding]:
 
 
 def _extremes(r, name: str, df) -> list[Finding]:
-    """The hardest and the easiest label of a category, each only when its interval, widened for the number of
-    labels looked at (Bonferroni: z for 0.05 / labels, two-sided), lies wholly below (above) the overall one."""
-    df = df[df["games"] > 0]
-    if len(df) < 2:
-        return []
-    wins = int(df["wins"].sum())
-    games = int(df["games"].sum())
-    p_all = wins / games
-    all_lo, all_hi = (float(x) for x in wilson(wins, games))
-    z = NormalDist().inv_cdf(1 - 0.025 / len(df))
-    lo_adj, hi_adj = wilson(df["wins"].to_numpy(), df["games"].to_numpy(), z)
-    out = []
-    for pick, word in ((int(np.argmin(df["win_rate"].to_numpy())), "hardest"),
-                       (int(np.argmax(df["win_rate"].to_numpy())), "easiest")):
-        row = df.iloc[pick]
-        apart = hi_adj[pick] < all_lo if word == "hardest" else lo_adj[pick] > all_hi
-        if not apart:
-            continue
-        p, lo, hi = float(row["win_rate"]), float(row["ci_low"]), float(row["ci_high"])
-        text = (f"{_word(name)} {row[name]} is the {word} of {len(df):,} {name} labels played: {_pct(p)} wins "
-                f"(95% CI {_pct(lo)} to {_pct(hi)}; {int(row['games']):,} games) against {_pct(p_all)} over all.")
-        out.append(Finding(f"{word}_label", text, p, lo, hi, 0.6 + 3 * abs(p - p_all)))
-    return out
+    """The hardest and the easiest label of a category (``findings.rate_extremes``): each end's label with its
+    interval adjusted for the labels played, named the hardest (easiest) only when the data separate it from every
+    other label, and said at all only when it lies apart from the rate over all labelled games."""
+    return rate_extremes(df[name], df["wins"], df["games"], name=name, measure="win rate", unit="games",
+                         played="played", call=lambda x: f"{name} {x}",
+                         ends=((False, "hardest", "harder", "hardest_label", "lowest_label"),
+                               (True, "easiest", "easier", "easiest_label", "highest_label")))
 
 
 def _won_length(r) -> list[Finding]:

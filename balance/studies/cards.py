@@ -10,11 +10,20 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..stats.extremes import pick_extreme, widen
+from ..stats.findings import Finding, said
 from .paired import STUDY_CHUNK, pair_rows, play_paired
-from .study import Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_value, is_rate
+from .study import Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_value, is_rate, new_figure, notes
 
 CAUSAL_NOTE = ("Causal: each card's effect was emptied and the same games replayed on common random numbers, so "
                "a change is what the card does (unlike the association lifts of `balance run`).")
+
+
+def _sizes(lo, hi):
+    """Intervals of |diff| from intervals of diff: a side of 0 is folded over, one that straddles 0 runs from 0."""
+    lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
+    return (np.where(lo > 0, lo, np.where(hi < 0, -hi, 0.0)),
+            np.where(lo > 0, hi, np.where(hi < 0, -lo, np.maximum(-lo, hi))))
 
 
 class CardValues(Study):
@@ -63,24 +72,43 @@ class CardValues(Study):
                  + ", ".join(f"{m} {v}" for m, v in base.items()) + ")")
         return {title: pd.DataFrame(rows)}
 
-    def findings(self) -> list[str]:
-        out = [CAUSAL_NOTE]
+    def _findings(self) -> list[Finding]:
+        """Per metric, the card whose removal changes it the most. Every card's interval is widened for the number
+        of cards (``stats.extremes``): "beyond chance" is beyond those intervals, and a card is said to change the
+        metric the most (kind ``largest_change``) only when its interval of the size of the change lies above every
+        other card's (else ``no_clear_extreme``; ``no_change`` when no card's removal changes it beyond chance). The
+        estimate is the change, with its widened interval; the first finding (``note``) says what "causal" means."""
+        out = [said("note", CAUSAL_NOTE)]
         for m in self.metrics:
             t = self.table[self.table["metric"] == m]
             if t.empty:
                 continue
             kind = t["kind"].iloc[0]
-            sig = t[(t["diff_lo"] > 0) | (t["diff_hi"] < 0)]
             what = describe_metric(m, kind)
             u = " points" if is_rate(kind) else ""
-            if sig.empty:
-                out.append(f"No {self.item}'s removal changes {what} beyond chance.")
+            e = pick_extreme(t["diff"].abs(), lambda z: _sizes(*widen(t["diff"], t["diff_lo"], t["diff_hi"], z)))
+            lo, hi = widen(t["diff"], t["diff_lo"], t["diff_hi"], e.z)
+            moved = int(((lo > 0) | (hi < 0)).sum())
+            family = f"95% intervals adjusted for the {e.k} {self.item}s"
+            if not moved:
+                out.append(said("no_change", f"No {self.item}'s removal changes {what} beyond chance ({family})."))
                 continue
-            r = sig.loc[sig["diff"].abs().idxmax()]
-            out.append(f"Removing {self.item} {r['card']} changes {what} the most: {fmt_value(kind, r['a'])} with it, "
-                       f"{fmt_value(kind, r['b'])} without ({fmt_diff(kind, r['diff'])}{u}; 95% CI "
-                       f"{fmt_diff(kind, r['diff_lo'])} to {fmt_diff(kind, r['diff_hi'])}); {len(sig)} of "
-                       f"{len(t)} {self.item}s change it beyond chance.")
+            r = t.iloc[e.index]
+            i = e.index
+            if not (lo[i] > 0 or hi[i] < 0):        # the largest estimate is not itself beyond chance
+                out.append(said("no_clear_extreme", f"{moved} of {len(t)} {self.item}s change {what} beyond chance "
+                                f"({family}); none is clearly the largest change."))
+                continue
+            names = [f"{c}: {fmt_diff(kind, d)}" for c, d in zip(t["card"], t["diff"])]
+            head = (f"Removing {self.item} {r['card']} changes {what} the most" if e.clear else
+                    f"Removing {self.item} {r['card']} changes {what} by the largest amount of the {e.k}")
+            out.append(said("largest_change" if e.clear else "no_clear_extreme",
+                            f"{head}: {fmt_value(kind, r['a'])} with it, {fmt_value(kind, r['b'])} without "
+                            f"({fmt_diff(kind, r['diff'])}{u}; 95% CI adjusted for the {e.k} {self.item}s: "
+                            f"{fmt_diff(kind, lo[i])} to {fmt_diff(kind, hi[i])})"
+                            + ("" if e.clear else f", but {e.rivals_text(names)}")
+                            + f"; {moved} of {len(t)} {self.item}s change it beyond chance ({family}).",
+                            r["diff"], lo[i], hi[i]))
         return out
 
     def figures(self) -> dict:
@@ -97,11 +125,10 @@ class _CardPlots:
 
     def cards(self, metrics=None):
         """Per card, the change in each metric when its effect is removed, with 95% error bars (rates in points)."""
-        import matplotlib.pyplot as plt
         metrics = metrics or self.v.metrics
         names = list(dict.fromkeys(self.v.table["card"]))
-        fig, axes = plt.subplots(1, len(metrics), figsize=(3.8 * len(metrics), 0.3 * len(names) + 1.8),
-                                 squeeze=False, sharey=True)
+        fig = new_figure(figsize=(3.8 * len(metrics), 0.3 * len(names) + 1.8))
+        axes = fig.subplots(1, len(metrics), squeeze=False, sharey=True)
         y = np.arange(len(names))
         for ax, m in zip(axes[0], metrics):
             t = self.v.table[self.v.table["metric"] == m].set_index("card").reindex(names)
@@ -141,5 +168,5 @@ def cards(scenario=None, *, games: int | None = None, seed: int | None = None, p
             "seed": base.seed, "games": played.games, item + "s": len(removals), "target_ci": target_ci,
             "interrupted": played.interrupted, "timing": played.timing,
             "heading": f"{base.name}: each of {len(removals)} {item}s removed in turn, {played.games:,} games of "
-                       f"each, seed {base.seed}, common random numbers"}
+                       f"each, seed {base.seed}, common random numbers", **notes([("the scenario", base)])}
     return CardValues(table, item, meta)

@@ -29,6 +29,7 @@ import numpy as np
 from ..games import counter_groups
 from ..runner import play_chunk, set_threads
 from ..scenario import Scenario
+from .groups import GroupSpec, GroupSums, group_specs, pair_groups, side_data, win_mask
 from .sequential import DEFAULT_ALPHA, Moments, SequentialTest, fixed_bounds
 
 STUDY_CHUNK = 20_000        # games per chunk and scenario (memory: every scenario's per-game vectors of one chunk)
@@ -47,6 +48,7 @@ class Layout:
     item_keys: list[tuple[str, str, str, str]]     # (chunk key, group name, label, counter): one per item column
     item_names: list[str]
     item_groups: list[tuple[str, int, int]] = field(default_factory=list)   # (chunk key, things, counters)
+    own_groups: list[GroupSpec] = field(default_factory=list)   # per role and per category label (.groups)
 
     @classmethod
     def of(cls, scenario: Scenario) -> "Layout":
@@ -69,16 +71,19 @@ class Layout:
                 for counter in grp.counter_names:
                     keys.append((grp.chunk_key, grp.name, label, counter))
                     names.append(f"{counter}[{grp.name} {label}]")
-        return cls(p, spec.cooperative, tuple(spec.victory_names), core, kinds, keys, names, groups)
+        return cls(p, spec.cooperative, tuple(spec.victory_names), core, kinds, keys, names, groups,
+                   group_specs(scenario))
+
+    def own(self, chunk: dict) -> dict:
+        """Each of the game's own groups' per-game numbers (``groups.side_data``), by group name."""
+        g = len(chunk["victory"])
+        mask = win_mask(chunk, g)
+        return {grp.name: side_data(grp, chunk, mask) for grp in self.own_groups}
 
     def core(self, chunk: dict) -> np.ndarray:
         """float64[G, K_c] from a chunk's arrays."""
         g = len(chunk["victory"])
-        if "win_mask" in chunk:
-            mask = np.asarray(chunk["win_mask"], dtype=np.int64)
-        else:
-            w = np.asarray(chunk["winner"], dtype=np.int64)
-            mask = np.where(w >= 0, np.left_shift(1, np.maximum(w, 0)), 0)
+        mask = win_mask(chunk, g)
         if self.cooperative:
             wins = (mask != 0)[:, None]
         else:
@@ -127,25 +132,31 @@ class PairSums:
     core: Moments
     items: np.ndarray            # [5, K]: sum a, sum a^2, sum b, sum b^2, sum a*b over matching item columns
     item_index: list[tuple[int, int]]     # (column in base, column in variant) of each matching item
+    groups: list[GroupSums] = field(default_factory=list)     # the game's own groups (per hero, per tower...)
 
     @classmethod
     def empty(cls, base: Layout, variant: Layout) -> "PairSums":
         where = {k: j for j, k in enumerate(variant.item_keys)}
         index = [(i, where[k]) for i, k in enumerate(base.item_keys) if k in where]
         k = len(base.core_names) + len(variant.core_names)
-        return cls(base, variant, Moments.empty(k), np.zeros((5, len(index))), index)
+        return cls(base, variant, Moments.empty(k), np.zeros((5, len(index))), index,
+                   pair_groups(base.own_groups, variant.own_groups))
 
-    def add(self, core_a, core_b, items_a, items_b) -> None:
+    def add(self, core_a, core_b, items_a, items_b, own_a: dict | None = None, own_b: dict | None = None) -> None:
         self.core.add(np.concatenate([core_a, core_b], axis=1))
         if self.item_index:
             ia, ib = (np.array(x) for x in zip(*self.item_index))
             a, b = items_a[:, ia], items_b[:, ib]
             self.items += np.stack([a.sum(0), (a * a).sum(0), b.sum(0), (b * b).sum(0), (a * b).sum(0)])
+        for grp in self.groups:
+            grp.add((own_a or {}).get(grp.name), (own_b or {}).get(grp.name), core_a.shape[0])
 
     def merge(self, other: "PairSums") -> None:
         """Add the sums of other games of the same pair (exact: every sum is of integers)."""
         self.core.merge(other.core)
         self.items += other.items
+        for mine, theirs in zip(self.groups, other.groups):
+            mine.merge(theirs)
 
     def resolve(self, metric: str, side: str) -> list[np.ndarray]:
         if side == "A":
@@ -202,6 +213,8 @@ def pair_rows(s: PairSums, level: float = 0.95) -> list[dict]:
         for k, (i, _j) in enumerate(s.item_index):
             rows.append(_row(s.base.item_names[i], "item", n, ma[k], va[k], mb[k], vb[k], md[k], vd[k],
                              float(np.atleast_1d(lo)[k]), float(np.atleast_1d(hi)[k])))
+    for grp in s.groups:            # per hero, per tower...: rows with their group, label and measure
+        rows += grp.rows(n, level)
     return rows
 
 
@@ -308,10 +321,10 @@ def play_range(compiled, scenarios, layouts, sums, start: int, stop: int, chunk_
         n = min(chunk_size, stop - game0)
         (spec, comp), lay = compiled[0], layouts[0]
         chunk = play_chunk(spec, comp, scenarios[0], game0, n, threads)
-        core_a, items_a = lay.core(chunk), lay.items(chunk)
+        core_a, items_a, own_a = lay.core(chunk), lay.items(chunk), lay.own(chunk)
         for (spec, comp), sc, lay, s in zip(compiled[1:], scenarios[1:], layouts[1:], sums):
             chunk = play_chunk(spec, comp, sc, game0, n, threads)     # one variant's chunk at a time
-            s.add(core_a, lay.core(chunk), items_a, lay.items(chunk))
+            s.add(core_a, lay.core(chunk), items_a, lay.items(chunk), own_a, lay.own(chunk))
         yield n
 
 
@@ -347,7 +360,7 @@ def pair_rows_core_wins(s: PairSums) -> list[dict]:
 
 
 def _without_items(s: PairSums) -> PairSums:
-    return PairSums(s.base, s.variant, s.core, np.zeros((5, 0)), [])
+    return PairSums(s.base, s.variant, s.core, np.zeros((5, 0)), [], [])
 
 
 __all__ = ["Layout", "PairSums", "PairedPlay", "play_paired", "play_range", "pair_rows", "DEFAULT_ALPHA", "STUDY_CHUNK"]

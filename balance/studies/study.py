@@ -13,8 +13,11 @@ import pandas as pd
 from ..outputs import atomic_directory
 from ..results import json_safe
 from ..scenario import Scenario, load_scenario
+from ..stats.findings import Finding, frame
 
-RATES = ("seat", "team", "victory", "spread")      # metrics that are proportions: shown in % and points
+RATES = ("seat", "team", "victory", "spread", "group")    # metrics that are proportions: shown in % and points
+GROUP_KINDS = ("group", "group_mean")     # the game's own groups (per hero, per tower): a win rate, then means
+MANY_LABELS = 12                          # a group with more labels is summarised in the terminal
 
 
 def is_rate(kind: str) -> bool:
@@ -56,7 +59,19 @@ def describe_metric(metric: str, kind: str) -> str:
         return "the seat spread (best seat's win rate minus the worst's)"
     if kind == "length":
         return f"mean {metric}"
+    if kind == "group":
+        return f"the win rate of {inner}"
     return f"{metric[:metric.find('[')]} per game of {inner}"
+
+
+def new_figure(**kw):
+    """A matplotlib Figure of its own (Agg), not pyplot's: a plot method returns it, and a notebook shows it once
+    (the inline backend also shows every pyplot figure a cell leaves open), and none is left open in a loop."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    fig = Figure(**kw)
+    FigureCanvasAgg(fig)
+    return fig
 
 
 def as_scenario(scenario, **overrides) -> Scenario:
@@ -68,9 +83,25 @@ def as_scenario(scenario, **overrides) -> Scenario:
     return load_scenario(scenario, **overrides)
 
 
+def notes(named: list[tuple[str, Scenario]]) -> dict:
+    """``{"notes": [...]}``: what the loader did to each named scenario (seats cycled to its players), each note
+    once, prefixed by the names that share it; ``{}`` when there is none (the meta of a study stays as it was)."""
+    by_note: dict[str, list[str]] = {}
+    for name, sc in named:
+        for n in sc.notes:
+            by_note.setdefault(n, []).append(name)
+    return {"notes": [f"{', '.join(names)}: {n}" for n, names in by_note.items()]} if by_note else {}
+
+
 def dotted(sets: dict | None) -> dict:
-    """--set keys as load_scenario overrides: a dotted key is one setting; a plain one (players) a top-level key."""
-    return {k.rstrip(".") if k.endswith(".") and k.count(".") == 1 else k: v for k, v in (sets or {}).items()}
+    """--set keys as load_scenario overrides: a dotted key is one setting; a plain one (players) a top-level key,
+    passed as ``"players."`` so that it lays over the other overrides and an error names its --set."""
+    return {k if "." in k else f"{k}.": v for k, v in (sets or {}).items()}
+
+
+def plain_key(key: str) -> str:
+    """A --set key without the mark of a top-level key: ``"players."`` is ``"players"``."""
+    return key[:-1] if key.endswith(".") and key.count(".") == 1 else key
 
 
 _ENV = jinja2.Environment(
@@ -80,14 +111,34 @@ _ENV = jinja2.Environment(
 _ENV.filters["md"] = lambda text: str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def group_names(table: pd.DataFrame) -> list[str]:
+    """The game's own groups in a study's table (per role, per category), in order; none for most games."""
+    if "group" not in table.columns:
+        return []
+    return [g for g in dict.fromkeys(table["group"]) if isinstance(g, str)]
+
+
+def group_rows(table: pd.DataFrame, name: str) -> pd.DataFrame:
+    """Every row of one group (``label`` and ``measure`` say which), in the table's order."""
+    if name not in group_names(table):
+        raise KeyError(f"no group {name!r}; this study has {', '.join(group_names(table)) or 'none'}")
+    return table[table["group"] == name].reset_index(drop=True)
+
+
 class Study:
-    """Base of Comparison, Sweep and CardValues: ``title``, ``findings()``, ``display_tables()``, ``figures()``,
-    ``meta``; gives ``summary()``, ``to_dict()`` and ``write_report()``."""
+    """Base of Comparison, Sweep and CardValues: ``title``, ``_findings()``, ``display_tables()``, ``figures()``,
+    ``meta``; gives ``findings``, ``summary()``, ``to_dict()`` and ``write_report()``."""
 
     kind = "study"
     meta: dict
 
-    def findings(self) -> list[str]:
+    @property
+    def findings(self) -> pd.DataFrame:
+        """What to read first, in order: one row a finding, with the columns of every result's findings (kind,
+        text, estimate, ci_low, ci_high, weight; ``stats.findings.COLUMNS``)."""
+        return frame(self._findings())
+
+    def _findings(self) -> list[Finding]:
         raise NotImplementedError
 
     def display_tables(self) -> dict[str, pd.DataFrame]:
@@ -101,8 +152,10 @@ class Study:
         return self.meta.get("heading", "")
 
     def summary(self) -> str:
-        lines = [self.heading(), "=" * min(100, len(self.heading())), "", "Findings"]
-        for i, text in enumerate(self.findings(), 1):
+        lines = [self.heading(), "=" * min(100, len(self.heading()))]
+        lines += [f"Note: {n}" for n in self.meta.get("notes", ())]       # what the scenarios' loader did
+        lines += ["", "Findings"]
+        for i, text in enumerate(self.findings["text"], 1):
             lines += _wrap(f"{i:>3}. {text}", "     ")
         for title, df in self.display_tables().items():
             lines += ["", title, df.to_string(index=False)]
@@ -112,12 +165,12 @@ class Study:
         return self.summary()
 
     def _repr_html_(self) -> str:
-        items = "".join(f"<li>{t}</li>" for t in self.findings())
+        items = "".join(f"<li>{t}</li>" for t in self.findings["text"])
         return f"<p>{self.heading()}</p><ol>{items}</ol>" + "".join(
             f"<h4>{t}</h4>{df.to_html(index=False)}" for t, df in self.display_tables().items())
 
     def to_dict(self) -> dict:
-        return json_safe({"kind": self.kind, "findings": self.findings(), "meta": self.meta,
+        return json_safe({"kind": self.kind, "findings": list(self.findings["text"]), "meta": self.meta,
                           **{name: df.to_dict(orient="records") for name, df in self.frames().items()}})
 
     def frames(self) -> dict[str, pd.DataFrame]:
@@ -133,7 +186,6 @@ class Study:
     def write_report(self, out_dir: str | os.PathLike) -> Path:
         """index.html, summary.md, the figures as PNG and the tables as CSV, written atomically (like
         ``balance report``): a temporary folder beside ``out_dir`` moved into place only when complete."""
-        import matplotlib.pyplot as plt
         out_dir = Path(out_dir)
         tables = [{"title": t, "columns": [str(c) for c in df.columns],
                    "rows": [[str(v) for v in r] for r in df.itertuples(index=False)]}
@@ -142,13 +194,13 @@ class Study:
                    for k, v in self.meta.items() if k not in ("heading", "timing") and not isinstance(v, (dict, list))]
         details += [(f"timing: {k}", v) for k, v in (self.meta.get("timing") or {}).items()]
         context = {"title": self.meta.get("title", self.kind), "kind": self.kind, "heading": self.heading(),
-                   "findings": self.findings(), "tables": tables, "details": details}
+                   "findings": list(self.findings["text"]), "tables": tables, "details": details,
+                   "notes": list(self.meta.get("notes", ()))}
         with atomic_directory(out_dir, self.report_files()) as tmp:
             figures = []
             for name, draw in self.figures().items():
                 fig = draw()
                 fig.savefig(tmp / f"{name}.png", dpi=100)
-                plt.close(fig)
                 data = base64.b64encode((tmp / f"{name}.png").read_bytes()).decode("ascii")
                 figures.append({"name": name, "title": name.replace("_", " ").capitalize(), "data": data})
             for name, df in self.frames().items():

@@ -6,10 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import CategorySpec, Contrast, CounterGroup, GameSpec, ParamSpec, StrategySpec, lazy
-from ..kernel_common import chunk_arrays, counter_sums
 from . import enums as E
-from . import layout as L
-from .arrays import compile_rules, tower_labels
 from .components import ClimbingTowerComponents, ClimbingTowerRules, check_tower
 
 
@@ -18,7 +15,10 @@ def _weights(arrow: float, sword: float) -> tuple[ParamSpec, ...]:
             ParamSpec("sword_weight", sword, 0.0, 10.0, "Worth of each skeleton (or BOSS hit) a card's swords would "
                                                          "take where the pawn stands."),
             ParamSpec("team_weight", 1.0, 0.0, 10.0, "Worth added to a card the partner could follow, when the "
-                                                     "partner's hand is visible (both pawns on one floor)."))
+                                                     "partner's hand is visible (both pawns on one floor)."),
+            ParamSpec("spare", 0.0, 0.0, 1.0, "Chance that a sword which could defeat a skeleton spares it (keeps it "
+                                              "standing for a later round's gold); 0: every sword defeats what it "
+                                              "can."))
 
 
 STRATEGIES = {
@@ -46,6 +46,8 @@ def check(scenario, resolve) -> dict:
 
 def compile_scenario(scenario):
     """Kernel inputs for a validated scenario: (s0, f0, lineup kinds, lineup params)."""
+    from . import layout as L
+    from .arrays import compile_rules
     s0, f0 = compile_rules(scenario.components, scenario.rules)
     kinds, params = scenario.strategy_lineup()
     p = np.zeros((2, L.N_PARAMS), np.float64)
@@ -60,6 +62,8 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     counters, 15 a game, are tallied from the rows: each group summed in the kernel costs its compile).
     ``counter_rows=False``: the card counters only summed, the per-game ``cards`` left empty
     (``kernel_common.counter_sums``)."""
+    from ..kernel_common import chunk_arrays, counter_sums
+    from . import layout as L
     from .kernel import simulate_nb
 
     s0, f0, kinds, params = compiled
@@ -111,6 +115,7 @@ def draw_map(scenario, level=None) -> str:
 
 
 def groups(scenario) -> tuple[CounterGroup, ...]:
+    from . import layout as L
     cards = lambda sc: tuple(c.name for c in sc.components.cards)  # noqa: E731
     return (CounterGroup("card", L.CARD_COUNTER_NAMES, L.CC_BOUGHT, "cards", labels=cards, ratio_base=L.CC_DEALT,
                          used_phrase="bought {}",
@@ -124,6 +129,7 @@ def groups(scenario) -> tuple[CounterGroup, ...]:
 
 
 def categories(scenario) -> tuple[CategorySpec, ...]:
+    from .arrays import tower_labels
     return (CategorySpec("tower", "tower", lambda sc: tower_labels(sc.components, sc.rules),
                          "tower cards bottom to top / BOSS side"),
             CategorySpec("BOSS side", "boss_side", lambda sc: tuple(b.name for b in sc.components.boss),
@@ -156,7 +162,7 @@ def remove_items(scenario) -> tuple[str, list[tuple[str, dict]]]:
 SPEC = GameSpec(
     name="climbing_tower", title="Climbing Tower", min_players=E.PLAYERS, max_players=E.PLAYERS,
     components_model=ClimbingTowerComponents, rules_model=ClimbingTowerRules, strategies=STRATEGIES,
-    victory_names=E.VICTORY_NAMES, player_counter_names=L.FINAL_NAMES, counter_names=L.CARD_COUNTER_NAMES,
+    victory_names=E.VICTORY_NAMES, player_counter_names=E.FINAL_NAMES, counter_names=E.CARD_COUNTER_NAMES,
     item_name="card", item_labels=(), compile_scenario=compile_scenario, run_chunk=run_chunk,
     default_scenario=default_scenario, assumptions=assumptions, groups=groups,
     draw_map=draw_map, reference=_reference, replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,

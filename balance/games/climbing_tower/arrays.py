@@ -53,6 +53,7 @@ def compile_rules(c: ClimbingTowerComponents, r: ClimbingTowerRules) -> tuple[np
            L.OPT_HAND: r.hand_size, L.OPT_START_L2: r.starting_level2, L.OPT_REDRAWS: r.redraws,
            L.OPT_MIN_DECK: r.min_deck, L.OPT_BONUS: r.empty_hand_bonus, L.OPT_SKILL_GOLD: r.skill_gold,
            L.OPT_LEFT_BEHIND: E.LEFT_BEHIND_RETURN if r.left_behind == "return" else E.LEFT_BEHIND_STAY,
+           L.OPT_TOP_UP: E.TOP_UP_NEXT_ROUND if r.top_up == "next_round" else E.TOP_UP_NEVER,
            L.OPT_N_CARDS: len(c.cards), L.OPT_N_TC: len(c.tower), L.OPT_HEIGHT: r.tower_cards,
            L.OPT_FIXED: int(isinstance(r.tower, list)),
            L.OPT_BOSS_SIDE: {"random": -1, "A": 0, "B": 1}[r.boss_side],

@@ -1,6 +1,6 @@
 """Climbing Tower build and next-round phases (rulebook, phases 2 and 3): spending the round's gold on R, Y and U,
-unspent gold lost; then skills for cleared cards both pawns have moved on from, skeletons onto the cards the pawns
-have reached, and the tokens of cards left behind."""
+unspent gold lost; then skills for cleared cards both pawns have moved on from, the tokens of cards left behind,
+tokens onto the skeletons of cards placed short, and skeletons onto the cards the pawns have reached."""
 from __future__ import annotations
 
 from ..._jit import rules_jit_flat
@@ -10,8 +10,8 @@ from .layout import (OWNED, CC_BOUGHT, CC_REMOVED, FLOOR_HI, FLOOR_LO, LOC, OPT,
                      SC_PILE_TOP, SC_BOSS_ROW, SC_DECK_N, SC_GOLD, SC_N_BUILD, SC_N_POS, SC_PILE_I, SC_PILE_N, SC_ROUND,
                      SC_SKILLS, SC_SUPPLY_TOKENS, SK_GAINED, SK_ROUND, SK_USED, SLOT_POS, TEAM, TF_N_FLOORS,
                      TF_SAME_ROUND, TF_SKILL, TM_BONUS, TM_BOUGHT, TM_REMOVED, at, cand_at, cc_at, pile_at, pl_at,
-                     sk_at, standing_at, tc_at, CF_LEVEL, card_at, ON_FLOOR, SLOT_FLOOR)
-from .setup import emit_nb, place_nb
+                     sk_at, standing_at, tc_at, CF_LEVEL, card_at, ON_FLOOR, SLOT_FLOOR, OPT_TOP_UP, missing_at)
+from .setup import emit_nb, missing_on_card_nb, place_nb, top_up_nb
 
 
 @rules_jit_flat
@@ -87,7 +87,7 @@ def build_one_nb(s, builder, act, arg):
     s[cc_at(c, CC_BOUGHT)] += 1
     s[TEAM + TM_BOUGHT] += 1
     pay_nb(s, 1 if act == E.BUILD_R else 2)
-    emit_nb(s, E.EV_BUY, builder, s[card_at(c, CF_LEVEL)], c, 0)
+    emit_nb(s, E.EV_BUY, builder, s[card_at(c, CF_LEVEL)], c, arg)
 
 
 @rules_jit_flat
@@ -149,10 +149,11 @@ def card_standing_nb(s, pos):
 
 @rules_jit_flat
 def next_round_nb(s):
-    """3. Next round: unspent gold lost; the BOSS's hits reset when they must come in one round; a cleared tower
-    card both pawns moved on from flips and its skill is gained (once per skill); a card both pawns left with
-    skeletons standing gives nothing, its tokens back to the supply (by option); skeletons onto each card a pawn now
-    stands on, lowest first."""
+    """3. Next round: unspent gold lost; the BOSS's hits reset when they must come in one round; a tower card every
+    skeleton drawn on which was defeated, once both pawns moved on from it, flips and its skill is gained (once per
+    skill); a card both pawns left with skeletons undefeated gives nothing, its tokens back to the supply (by
+    option); tokens onto the skeletons of cards in play that lack one (by option), lowest card first; skeletons
+    onto each card a pawn now stands on, lowest first."""
     s[SC + SC_SUPPLY_TOKENS] += s[SC + SC_GOLD]
     s[SC + SC_GOLD] = 0
     if s[tc_at(s[SC + SC_BOSS_ROW], TF_SAME_ROUND)] == 1:
@@ -163,7 +164,7 @@ def next_round_nb(s):
         if s[at(POS_FLIPPED, pos)] != 0 or s[at(POS_PLACED, pos)] == 0:
             continue
         standing = card_standing_nb(s, pos)
-        if standing == 0:
+        if standing + missing_on_card_nb(s, pos) == 0:
             s[at(POS_FLIPPED, pos)] = 1
             k = s[tc_at(s[at(POS_TC, pos)], TF_SKILL)]
             if (s[SC + SC_SKILLS] >> k) & 1:
@@ -173,7 +174,7 @@ def next_round_nb(s):
                 s[sk_at(k, SK_GAINED)] = 1
                 s[sk_at(k, SK_ROUND)] = s[SC + SC_ROUND]
                 emit_nb(s, E.EV_SKILL, -1, pos, k, 0)
-        elif standing > 0 and left_nb(s, 0, pos) and left_nb(s, 1, pos):
+        elif left_nb(s, 0, pos) and left_nb(s, 1, pos):
             s[at(POS_FLIPPED, pos)] = 2
             if s[OPT + OPT_LEFT_BEHIND] == E.LEFT_BEHIND_RETURN:
                 first = s[at(POS_SLOT0, pos)]
@@ -181,10 +182,13 @@ def next_round_nb(s):
                     for side in range(2):
                         s[SC + SC_SUPPLY_TOKENS] += s[standing_at(slot, side)]
                         s[at(ON_FLOOR, 2 * s[at(SLOT_FLOOR, slot)] + side)] -= s[standing_at(slot, side)]
+                        s[missing_at(slot, side)] += s[standing_at(slot, side)]
                         s[standing_at(slot, side)] = 0
                 emit_nb(s, E.EV_RETURN, -1, pos, standing, 0)
+    if s[OPT + OPT_TOP_UP] == E.TOP_UP_NEXT_ROUND:
+        for pos in range(n_pos):        # cards placed short, still in play (not flipped, not left behind)
+            if s[at(POS_PLACED, pos)] == 1 and s[at(POS_FLIPPED, pos)] == 0:
+                top_up_nb(s, pos)
     for pos in range(max(top_card_nb(s, 0), top_card_nb(s, 1)) + 1):     # no pawn on a card above
         if s[at(POS_PLACED, pos)] == 0 and (on_card_nb(s, 0, pos) or on_card_nb(s, 1, pos)):
             place_nb(s, pos)
-
-

@@ -219,6 +219,11 @@ class ClimbingTowerRules(_Strict):
     left_behind: Literal["return", "stay"] = Field(
         default="return", description="Skeleton tokens on a card both pawns have left: back to the supply "
                                       "(assumed: no one can reach them) or left standing.")
+    top_up: Literal["next_round", "never"] = Field(
+        default="next_round", description="Skeletons drawn on a card in play that got no token (the 12 tokens ran "
+                                          "short): tokens from the supply go onto them in each next-round phase "
+                                          "(assumed), or never (the card stays short; its skill cannot be "
+                                          "gained).")
 
     @field_validator("tower")
     @classmethod

@@ -54,6 +54,12 @@ ICONS_SWORDS_FIRST = 0
 ICONS_ARROWS_FIRST = 1
 LEFT_BEHIND_RETURN = 0      # skeletons of a card both pawns have left go back to the supply of tokens
 LEFT_BEHIND_STAY = 1        # ... stay on the card (and the supply may run short)
+TOP_UP_NEXT_ROUND = 0       # skeletons drawn on a card in play that lack a token get one in the next-round phase
+TOP_UP_NEVER = 1            # ... never: a card placed short stays short
+
+# --- A sword with a skeleton to take: "can defeat" (rulebook), so the player decides -------------------------------
+SWORD_DEFEAT = 0            # row 0: the skeleton falls
+SWORD_SPARE = 1             # row 1: it stays standing and the sword does nothing
 
 # --- How a game ends ----------------------------------------------------------------------------------------------
 WIN_NONE = 0                # unfinished (not reached: the round limit ends every game)
@@ -61,6 +67,11 @@ WIN_BOSS = 1                # the BOSS defeated within the round limit: the team
 LOST_BELOW = 2              # the round limit, no pawn on the BOSS floor
 LOST_AT_BOSS = 3            # the round limit, a pawn on the BOSS floor but the BOSS standing
 VICTORY_NAMES = ("unfinished", "boss_defeated", "round_limit_below_boss", "round_limit_at_boss")
+
+# --- What a game reports (layout's per-player FINAL and per-card counters, in order) -------------------------------
+FINAL_NAMES = ("floor", "swords", "skeletons", "boss_hits", "climbed", "cards_played", "redraws", "offers",
+               "passes", "blocked")
+CARD_COUNTER_NAMES = ("bought", "removed", "dealt", "played", "in_deck_end")
 
 # --- Trace events: (kind, player, a, b, c) ---------------------------------------------------------------------------
 EV_TOWER = 1        # -1, position (0 bottom), tower card index (-1 BOSS), BOSS side
@@ -77,13 +88,22 @@ EV_PASS = 11        # player
 EV_BLOCKED = 12     # player (holding cards, no action: the round ends)
 EV_GOLD = 13        # -1, floor, side, gold from it (0: a group that did not all fall and stands again)
 EV_BONUS = 14       # -1, gold (the empty-hand bonus and the bonus-gold skill), kind 0 bonus / 1 skill
-EV_BUY = 15         # builder, level, card
+EV_BUY = 15         # builder, level, card, supply pile (STACK_*: the Level 2 pile, Easy's second one, Level 3)
 EV_REMOVE = 16      # builder, card
 EV_SKILL = 17       # -1, tower position, skill (-1: already known, nothing gained)
-EV_PLACE = 18       # -1, tower position, skeleton tokens placed
+EV_PLACE = 18       # -1, tower position, skeleton tokens placed, skeletons drawn on the card still without a token
 EV_RETURN = 19      # -1, tower position, skeleton tokens returned to the supply
 EV_END = 20         # -1, victory kind, round, BOSS damage
+EV_SPARE = 21       # player, floor, side, skeletons standing there (a sword that could defeat one and did not)
+EV_SHUFFLE = 22     # -1, stack (STACK_*), position from the top (0 first), card: one row per card, after a shuffle
 EV_NAMES = {EV_TOWER: "tower", EV_ROUND: "round", EV_DEAL: "deal", EV_REDRAW: "redraw", EV_OFFER: "offer",
             EV_EXCHANGE: "exchange", EV_PLAY: "play", EV_SWORD: "sword", EV_BOSS_HIT: "boss_hit", EV_CLIMB: "climb",
             EV_PASS: "pass", EV_BLOCKED: "blocked", EV_GOLD: "gold", EV_BONUS: "bonus", EV_BUY: "buy",
-            EV_REMOVE: "remove", EV_SKILL: "skill", EV_PLACE: "place", EV_RETURN: "return", EV_END: "end"}
+            EV_REMOVE: "remove", EV_SKILL: "skill", EV_PLACE: "place", EV_RETURN: "return", EV_END: "end",
+            EV_SPARE: "spare", EV_SHUFFLE: "shuffle"}
+
+# --- Stacks of cards a trace lists in order: the supply piles (as ``layout`` numbers them) and the common deck -------
+STACK_PILE2 = 0             # the Level 2 pile (Easy: the first Level 2 colour's)
+STACK_PILE2B = 1            # Easy: the other Level 2 colour's pile
+STACK_PILE3 = 2             # the Level 3 pile
+STACK_DECK = 3              # the common deck, shuffled for a round's deal

@@ -52,7 +52,7 @@ def play_phase_nb(s, f, start):
             if i < 0 or i >= n:
                 i = 0
             act, c = turn_row_nb(s, p, i)
-            if apply_nb(s, p, act, c):
+            if apply_nb(s, f, p, act, c):
                 return 1
         p = 1 - p
     return 0

@@ -16,12 +16,13 @@ import numpy as np
 from ..._jit import rules_jit_flat
 from ...rng import STREAM_WORDS
 from .components import MAX_CARDS, MAX_FLOORS, MAX_TOWER_CARDS, TOKENS  # noqa: F401  (TOKENS for importers)
+from .enums import CARD_COUNTER_NAMES, FINAL_NAMES  # in enums: the game's spec names them without Numba
 
 MAX_POS = 7                       # tower cards under the BOSS (at most 6) + the BOSS card
 MAX_SLOTS = MAX_POS * MAX_FLOORS
 MAX_HAND = MAX_CARDS
 MAX_CAND = 2 * MAX_CARDS + 8      # legal (action, card) rows of one decision
-N_PARAMS = 4
+N_PARAMS = 5
 N_SKILLS = 3
 
 _off = 0
@@ -55,7 +56,8 @@ OPT_FIXED = 16            # 1: the tower is OPT_FIXED_TC..; 0: random
 OPT_BOSS_SIDE = 17        # -1 random, 0 or 1
 OPT_PILE_COLOUR = 18      # Easy: the colour code of the first Level 2 pile (the other colour goes to the second)
 OPT_LABELLED = 19         # 1: towers are numbered for the statistics (arrays.MAX_LABELLED)
-OPT_FIXED_TC = 20         # .. + MAX_POS: tower card indices bottom to top
+OPT_TOP_UP = 20           # enums.TOP_UP_*
+OPT_FIXED_TC = 21         # .. + MAX_POS: tower card indices bottom to top
 N_OPT = OPT_FIXED_TC + MAX_POS
 OPT = _region(N_OPT)
 
@@ -124,6 +126,8 @@ FLOOR_LO = _region(MAX_SLOTS)      # lowest slot of each floor
 FLOOR_HI = _region(MAX_SLOTS)      # highest slot
 HIT = _region(2 * MAX_SLOTS)       # skeletons defeated this round at (slot, side)
 ON_FLOOR = _region(2 * MAX_SLOTS)  # at(ON_FLOOR, 2 * floor + side): STANDING summed over the floor's slots (kept)
+MISSING = _region(2 * MAX_SLOTS)   # skeletons drawn at (slot, side) that have no token: a card not reached yet, a
+                                   # supply that ran short, a card left behind with its tokens returned
 
 # --- players: s[pl_at(p, PL_*)] ----------------------------------------------------------------------------------
 PL_FLOOR = 0
@@ -141,13 +145,10 @@ OWNED = _region(MAX_CARDS)         # the common deck's cards in ascending ids, S
 PILES = _region(3 * MAX_CARDS)     # supply piles 0, 1, 2
 
 # --- per-game counters (the outcome arrays) -------------------------------------------------------------------------
-FINAL_NAMES = ("floor", "swords", "skeletons", "boss_hits", "climbed", "cards_played", "redraws", "offers",
-               "passes", "blocked")
 FN_FLOOR, FN_SWORDS, FN_SKELETONS, FN_BOSS_HITS, FN_CLIMBED, FN_PLAYED, FN_REDRAWS, FN_OFFERS, FN_PASSES, \
     FN_BLOCKED = range(len(FINAL_NAMES))
 N_FINAL = len(FINAL_NAMES)
 FINAL = _region(2 * N_FINAL)
-CARD_COUNTER_NAMES = ("bought", "removed", "dealt", "played", "in_deck_end")
 CC_BOUGHT, CC_REMOVED, CC_DEALT, CC_PLAYED, CC_IN_DECK_END = range(len(CARD_COUNTER_NAMES))
 N_CC = len(CARD_COUNTER_NAMES)
 CCNT = _region(MAX_CARDS * N_CC)
@@ -224,6 +225,11 @@ def pile_at(k, i):
 @rules_jit_flat
 def standing_at(slot, side):
     return np.uint64(STANDING + 2 * slot + side)
+
+
+@rules_jit_flat
+def missing_at(slot, side):
+    return np.uint64(MISSING + 2 * slot + side)
 
 
 @rules_jit_flat

@@ -13,6 +13,8 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from .. import EngineDisagreement
+from ..trace_header import header, header_lines
 from . import enums as E
 from . import layout as L
 from .reference import ReferenceGame, Snapshot, play_scenario, scenario_lineup
@@ -20,7 +22,7 @@ from .reference import ReferenceGame, Snapshot, play_scenario, scenario_lineup
 KIND_NAMES = {0: "random", 1: "climber", 2: "skeleton_farmer", 3: "deck_thinner", 9: "scripted"}
 SIDE_NAMES = ("left", "right")
 TURN_EVENTS = (E.EV_REDRAW, E.EV_OFFER, E.EV_PLAY, E.EV_PASS)     # each starts a turn (the turn counter's step)
-PLAY_EFFECTS = (E.EV_SWORD, E.EV_BOSS_HIT, E.EV_CLIMB)            # what a played card's icons do, after its play
+PLAY_EFFECTS = (E.EV_SWORD, E.EV_SPARE, E.EV_BOSS_HIT, E.EV_CLIMB)   # what a played card's icons do, after its play
 
 
 def _card(game: ReferenceGame | None, c: int):
@@ -32,6 +34,13 @@ def _card(game: ReferenceGame | None, c: int):
 
 def _skill(k: int) -> str | None:
     return E.SKILL_KINDS[k] if 0 <= k < len(E.SKILL_KINDS) else None
+
+
+def _stack(game: ReferenceGame | None, k: int):
+    """A stack of cards by name ("deck", a supply pile's name; its number without a game)."""
+    if game is None:
+        return k
+    return "deck" if k == E.STACK_DECK else game.pile_names[k]
 
 
 def _victory(v: int) -> str:
@@ -57,7 +66,7 @@ def event_fields(row: Sequence[int], game: ReferenceGame | None = None) -> dict:
         return {"gets": [_card(game, a), _card(game, b)]}
     if kind == E.EV_PLAY:
         return {"card": _card(game, a), "on": _card(game, b), "free": bool(c)}
-    if kind == E.EV_SWORD:
+    if kind in (E.EV_SWORD, E.EV_SPARE):
         return {"floor": a, "side": SIDE_NAMES[b], "standing": c}
     if kind == E.EV_BOSS_HIT:
         return {"damage": a, "hp": b}
@@ -70,12 +79,16 @@ def event_fields(row: Sequence[int], game: ReferenceGame | None = None) -> dict:
     if kind == E.EV_BONUS:
         return {"gold": a, "source": "skill" if b else "empty_hand"}
     if kind == E.EV_BUY:
-        return {"level": a, "card": _card(game, b)}
+        return {"level": a, "card": _card(game, b), "pile": _stack(game, c)}
+    if kind == E.EV_SHUFFLE:
+        return {"stack": _stack(game, a), "position": b, "card": _card(game, c)}
     if kind == E.EV_REMOVE:
         return {"card": _card(game, a)}
     if kind == E.EV_SKILL:
         return {"position": a, "skill": _skill(b)}
-    if kind in (E.EV_PLACE, E.EV_RETURN):
+    if kind == E.EV_PLACE:
+        return {"position": a, "tokens": b, "missing": c}
+    if kind == E.EV_RETURN:
         return {"position": a, "tokens": b}
     if kind == E.EV_END:
         return {"victory": _victory(a), "round": b, "boss_damage": c}
@@ -100,30 +113,39 @@ def snapshot_record(snap: Snapshot, game: ReferenceGame) -> dict:
                      "hand": [game.card_names[c] for c in snap.hands[p]], "face_down": _card(game, snap.face_down[p])}
                     for p in range(2)],
         "top": _card(game, snap.top), "draw_pile": snap.draw_pile, "standing": [list(x) for x in snap.standing],
-        "fallen": [list(x) for x in snap.fallen],
+        "fallen": [list(x) for x in snap.fallen], "missing": [list(x) for x in snap.missing],
         "gold": snap.gold, "supply_tokens": snap.supply_tokens, "boss_damage": snap.boss_damage,
         "skills": [E.SKILL_KINDS[k] for k in snap.skills], "deck": snap.deck_size,
     }
 
 
 def records(game: ReferenceGame) -> Iterator[dict]:
-    """The game as JSON-ready dicts: a "game" header, every event, and a snapshot after each turn (right after the
-    turn's last event)."""
-    yield {"type": "game", "seed": game.seed, "game": game.game, "players": 2,
-           "strategies": [KIND_NAMES.get(k, f"kind{k}") for k in game.kinds],
+    """The game as JSON-ready dicts: a "game" header, every event (the ``shuffle`` rows of one stack as one record
+    listing its cards top first), and a snapshot after each turn (right after the turn's last event)."""
+    yield header(game.scenario, game.seed, game.game, [KIND_NAMES.get(k, f"kind{k}") for k in game.kinds]) | {
            "sides": [SIDE_NAMES[s] for s in game.sides], "tower": list(game.tower_names), "floors": game.floor_count,
            "boss_hp": game.boss_hp, "tower_label": game.tower}
     snaps = iter(game.snapshots)
     snap = next(snaps, None)
     rnd = turn = 0
-    for i, row in enumerate(game.events):
+    events = game.events
+    for i, row in enumerate(events):
         kind, player = int(row[0]), int(row[1])
         if kind == E.EV_ROUND:
             rnd = int(row[2])
         if kind in TURN_EVENTS:
             turn += 1
-        yield {"type": E.EV_NAMES[kind], "round": rnd, "turn": turn, "player": None if player < 0 else player,
-               **event_fields(row, game)}
+        head = {"type": E.EV_NAMES[kind], "round": rnd, "turn": turn, "player": None if player < 0 else player}
+        if kind == E.EV_SHUFFLE:
+            if int(row[3]) == 0:        # a stack's first card: the record lists the whole stack
+                j = i
+                while j < len(events) and events[j][0] == E.EV_SHUFFLE and events[j][2] == row[2] and \
+                        events[j][3] == j - i:
+                    j += 1
+                yield {**head, "stack": _stack(game, int(row[2])),
+                       "order": [game.card_names[int(e[4])] for e in events[i:j]]}
+        else:
+            yield {**head, **event_fields(row, game)}
         while snap is not None and snap.events == i + 1:
             yield snapshot_record(snap, game)
             snap = next(snaps, None)
@@ -164,6 +186,7 @@ def _play_line(game: ReferenceGame, row, effects: list) -> str:
     parts = []
     climbs = [e for e in effects if e[0] == E.EV_CLIMB]
     kills = [e for e in effects if e[0] == E.EV_SWORD]
+    spares = [e for e in effects if e[0] == E.EV_SPARE]
     hits = [e for e in effects if e[0] == E.EV_BOSS_HIT]
     climb_text = [f"climbs from {_floor(e[2])} to {_floor(e[3])}" for e in climbs]
     if climbs and effects and effects[0][0] == E.EV_CLIMB:
@@ -177,8 +200,11 @@ def _play_line(game: ReferenceGame, row, effects: list) -> str:
         parts.append(f"{_plural(swords, 'sword')} defeat{'s' if swords == 1 else ''} "
                      f"{_plural(len(kills), 'skeleton')} on {_floor(last[2])} ({SIDE_NAMES[last[3]]}), "
                      f"{last[4]} still standing there")
-    elif swords:
+    elif swords and not spares:
         parts.append(f"{_plural(swords, 'sword')} find{'s' if swords == 1 else ''} no target")
+    if spares:
+        parts.append(f"{_plural(len(spares), 'sword')} spare{'s' if len(spares) == 1 else ''} a skeleton on "
+                     f"{_floor(spares[0][2])} ({SIDE_NAMES[spares[0][3]]})")
     if climbs and not (effects and effects[0][0] == E.EV_CLIMB):
         parts += climb_text
     elif arrows and not climbs:
@@ -192,7 +218,8 @@ def _line(game: ReferenceGame, row, effects: list) -> str | None:
         what = "the BOSS card, side " + game.boss_names[c] if b < 0 else f"tower card {game.tower_list[b]}"
         return f"Tower position {a + 1}{' (bottom)' if a == 0 else ''}: {what}"
     if kind == E.EV_PLACE:
-        return f"  {_plural(b, 'skeleton token')} placed on {_place(game, a)}"
+        short = f" ({_plural(c, 'skeleton')} drawn there still without a token)" if c else ""
+        return f"  {_plural(b, 'skeleton token')} placed on {_place(game, a)}{short}"
     if kind == E.EV_ROUND:
         return f"Round {a} ({_who(p)} starts): a deck of {_plural(b, 'card')}"
     if kind == E.EV_REDRAW:
@@ -217,7 +244,8 @@ def _line(game: ReferenceGame, row, effects: list) -> str | None:
     if kind == E.EV_BONUS:
         return f"  {'bonus_gold skill' if b else 'both hands played out, empty-hand bonus'}: {a} gold"
     if kind == E.EV_BUY:
-        return f"  {_who(p)} buys {game.card_names[b]} (Level {a}, {'Y' if a == 3 else 'R'})"
+        return (f"  {_who(p)} buys {game.card_names[b]} (Level {a}, {'Y' if a == 3 else 'R'}, "
+                f"from {game.pile_names[c]})")
     if kind == E.EV_REMOVE:
         return f"  {_who(p)} removes {game.card_names[a]} from the game (U)"
     if kind == E.EV_SKILL:
@@ -250,7 +278,7 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
         raise ValueError(f"{len(names)} names for 2 players")
     seats = ", ".join(f"{_who(p)}{f' = {names[p]}' if names else ''} ({KIND_NAMES.get(k, f'kind {k}')}, "
                       f"{SIDE_NAMES[game.sides[p]]} side)" for p, k in enumerate(game.kinds))
-    lines = [f"Climbing Tower, seed {game.seed}, game {game.game}: {seats}",
+    lines = [*header_lines("Climbing Tower", next(records(game)), seats),
              f"Tower, bottom to top: {', '.join(game.tower_names)} ({_plural(game.floor_count, 'floor')}; the BOSS "
              f"on {_floor(game.floor_count - 1)} takes {game.boss_hp} hits)"]
     events = [tuple(int(x) for x in row) for row in game.events]
@@ -262,6 +290,14 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
     pending = None
     while i < len(events):
         row = events[i]
+        if row[0] == E.EV_SHUFFLE:
+            j = i
+            while j < len(events) and events[j][0] == E.EV_SHUFFLE and events[j][2] == row[2]:
+                j += 1
+            what = "the common deck, shuffled" if row[2] == E.STACK_DECK else f"supply pile {_stack(game, row[2])}"
+            lines.append(f"  {what}, top first: {', '.join(game.card_names[e[4]] for e in events[i:j])}")
+            i = j
+            continue
         if row[0] == E.EV_DEAL:
             j = i
             while j < len(events) and events[j][0] == E.EV_DEAL and events[j][1] == row[1]:
@@ -333,7 +369,7 @@ def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) 
 
 def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
     """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
-    against the kernel's trace of the same game; raises RuntimeError if the two engines disagree."""
+    against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
     from . import compile_scenario
     from .kernel import trace_game
 
@@ -344,5 +380,5 @@ def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
     events, s = trace_game(s0, f0, kinds, params, seed, game)
     problem = kernel_disagreement(ref, events, s)
     if problem:
-        raise RuntimeError(f"kernel and reference engine disagree on seed {seed}, game {game}: {problem}")
+        raise EngineDisagreement(scenario, seed, game, problem)
     return ref

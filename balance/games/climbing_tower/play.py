@@ -15,14 +15,16 @@ from .layout import (FOLLOWS, OWNED, CF_ARROWS, CF_SWORDS, DEAL_SCRIPT, DECK, FL
                      SC_N_PLAY, SC_N_REDRAW, SC_PILE_TOP, SC_ROUND, SC_HIT_FLOORS, SC_SKILLS, SC_SUPPLY_TOKENS,
                      SC_TOP, SC_TURN, SC_VICTORY, SC_WINNER, SK_USED, TEAM, TF_BOTH, TF_HP, TM_BONUS, TM_GOLD, at,
                      card_at, cand_at, cc_at, final_at, hand_at, hit_at, pl_at, sk_at, standing_at, stream_at, tc_at,
-                     CC_DEALT, CC_PLAYED, TM_BLOCKED, ON_FLOOR)
-from .setup import SHUFFLE, emit_nb
+                     CC_DEALT, CC_PLAYED, TM_BLOCKED, ON_FLOOR, TRACE, missing_at)
+from . import strategies as S
+from .setup import SHUFFLE, emit_nb, standing_on_nb  # noqa: F401  (standing_on_nb: for importers of play)
 
 
 @rules_jit_flat
 def deal_nb(s, start):
-    """Shuffle the common deck (ascending card ids, then the shuffle stream, or the test's deal script) and deal
-    ``hand_size`` cards to the start player, then as many to the other; the rest is the draw pile."""
+    """Shuffle the common deck (ascending card ids, then the shuffle stream, or the test's deal script; a ``shuffle``
+    row per card, top first) and deal ``hand_size`` cards to the start player, then as many to the other; the rest
+    is the draw pile."""
     n = s[SC + SC_DECK_N]
     for i in range(n):
         s[at(DECK, i)] = s[at(OWNED, i)]
@@ -31,6 +33,9 @@ def deal_nb(s, start):
             s[at(DECK, i)] = next_scripted_nb(s, DEAL_SCRIPT, M_DEAL_N, M_DEAL_I, s[at(DECK, i)])
     else:
         flat_shuffle_nb(s, DECK, n, stream_at(SHUFFLE))
+    if s.shape[0] > TRACE:      # the deck's order, top first, for a trace (no loop in a batch run)
+        for i in range(n):
+            emit_nb(s, E.EV_SHUFFLE, -1, E.STACK_DECK, i, s[at(DECK, i)])
     h = s[OPT + OPT_HAND]
     top = 0
     for k in range(2):
@@ -151,10 +156,11 @@ def offer_nb(s, p, c):
 
 
 @rules_jit_flat
-def swords_nb(s, p, swords):
-    """p's swords: on the BOSS floor a hit on the BOSS each (when it counts) until it falls; elsewhere each takes
-    one skeleton on p's floor and own side (the lowest printed floor's first) while any stand there, and the rest do
-    nothing. Returns 1 when the BOSS falls."""
+def swords_nb(s, f, p, swords):
+    """p's swords: on the BOSS floor a hit on the BOSS each (when it counts) until it falls; elsewhere each sword
+    "can defeat" one skeleton standing on p's floor and own side (the lowest printed floor's first): p's strategy
+    decides, sword by sword, to defeat it or to spare it; a sword with nothing there does nothing. Returns 1 when
+    the BOSS falls."""
     floor = s[pl_at(p, PL_FLOOR)]
     if floor == s[SC + SC_N_FLOORS] - 1:
         boss = s[SC + SC_BOSS_ROW]
@@ -171,27 +177,24 @@ def swords_nb(s, p, swords):
         return 0
     s[final_at(p, FN_SWORDS)] += swords
     side = s[pl_at(p, PL_SIDE)]
-    falls = min(swords, standing_on_nb(s, floor, side))     # usually none: no loop over the floor's slots
-    slot = s[at(FLOOR_LO, floor)]
-    while falls > 0:            # each from the lowest slot where one stands
-        n = s[standing_at(slot, side)]
-        if n == 0:
-            slot += 1
+    for _ in range(swords):
+        left = standing_on_nb(s, floor, side)
+        if left == 0:           # usually: nothing to ask, nothing to do
+            break
+        S.fill_view_nb(s, p)
+        if S.sword_nb(s, f, p) == E.SWORD_SPARE:
+            emit_nb(s, E.EV_SPARE, p, floor, side, left)
             continue
-        s[standing_at(slot, side)] = n - 1
+        slot = s[at(FLOOR_LO, floor)]
+        while s[standing_at(slot, side)] == 0:      # the lowest slot where one stands
+            slot += 1
+        s[standing_at(slot, side)] -= 1
         s[at(ON_FLOOR, 2 * floor + side)] -= 1
         s[hit_at(slot, side)] += 1
         s[SC + SC_HIT_FLOORS] |= 1 << floor
         s[final_at(p, FN_SKELETONS)] += 1
-        emit_nb(s, E.EV_SWORD, p, floor, side, standing_on_nb(s, floor, side))
-        falls -= 1
+        emit_nb(s, E.EV_SWORD, p, floor, side, left - 1)
     return 0
-
-
-@rules_jit_flat
-def standing_on_nb(s, floor, side):
-    """Skeletons standing on one side of a floor (its slots' sum, kept in ON_FLOOR)."""
-    return s[at(ON_FLOOR, 2 * floor + side)]
 
 
 @rules_jit_flat
@@ -206,7 +209,7 @@ def climb_nb(s, p, arrows):
 
 
 @rules_jit_flat
-def play_card_nb(s, p, c, free):
+def play_card_nb(s, f, p, c, free):
     """C. Play c onto the play area and resolve its icons (swords then arrows, or arrows first by option). Returns
     1 when the BOSS falls."""
     take_from_hand_nb(s, p, c)
@@ -221,7 +224,7 @@ def play_card_nb(s, p, c, free):
     arrows_first = s[OPT + OPT_ICONS] == E.ICONS_ARROWS_FIRST
     if arrows_first:
         climb_nb(s, p, s[card_at(c, CF_ARROWS)])
-    if swords_nb(s, p, s[card_at(c, CF_SWORDS)]):
+    if swords_nb(s, f, p, s[card_at(c, CF_SWORDS)]):
         return 1
     if not arrows_first:
         climb_nb(s, p, s[card_at(c, CF_ARROWS)])
@@ -229,7 +232,7 @@ def play_card_nb(s, p, c, free):
 
 
 @rules_jit_flat
-def apply_nb(s, p, act, c):
+def apply_nb(s, f, p, act, c):
     """Carry out one legal action; returns 1 when it defeats the BOSS."""
     s[SC + SC_TURN] += 1
     if act == E.ACT_REDRAW:
@@ -237,7 +240,7 @@ def apply_nb(s, p, act, c):
     elif act == E.ACT_OFFER:
         offer_nb(s, p, c)
     else:
-        return play_card_nb(s, p, c, act == E.ACT_FREE)
+        return play_card_nb(s, f, p, c, act == E.ACT_FREE)
     return 0
 
 
@@ -259,14 +262,17 @@ def blocked_nb(s, p):
 
 @rules_jit_flat
 def pay_side_nb(s, floor, side):
-    """One side of a floor at the end of the play phase: its fallen skeletons pay 1 gold each when none stands
-    there any more; otherwise they stand again where they fell, for nothing."""
+    """One side of a floor at the end of the play phase: its fallen skeletons pay 1 gold each when every skeleton
+    drawn there has fallen (none stands, none lacks its token); otherwise they stand again where they fell, for
+    nothing."""
     hits = 0
+    missing = 0
     for slot in range(s[at(FLOOR_LO, floor)], s[at(FLOOR_HI, floor)] + 1):
         hits += s[hit_at(slot, side)]
+        missing += s[missing_at(slot, side)]
     if hits == 0:
         return
-    if standing_on_nb(s, floor, side) == 0:
+    if standing_on_nb(s, floor, side) + missing == 0:
         s[SC + SC_GOLD] += hits
         s[TEAM + TM_GOLD] += hits
         emit_nb(s, E.EV_GOLD, -1, floor, side, hits)
@@ -281,8 +287,8 @@ def pay_side_nb(s, floor, side):
 
 @rules_jit_flat
 def end_play_nb(s):
-    """End of the play phase: each side of a floor hit this round pays its gold when nothing stands there any more;
-    a group that did not all fall stands again at full number, for no gold. Then the empty-hand bonus, when both
+    """End of the play phase: each side of a floor hit this round pays its gold when every skeleton drawn there has
+    fallen; a group that did not all fall stands again at full number, for no gold. Then the empty-hand bonus, when both
     players played their whole hands (nothing left face down either)."""
     mask = s[SC + SC_HIT_FLOORS]
     s[SC + SC_HIT_FLOORS] = 0

@@ -149,15 +149,29 @@ class Table(BuildAndNextRound):
     def place_skeletons(self, place: Place) -> None:
         """Skeleton tokens onto the skeletons drawn on a tower card, slot by slot, left before right, while tokens
         last."""
+        placed = self.fill(place)
+        place.placed = True
+        self.emit(E.EV_PLACE, -1, place.position, placed, place.missing())
+
+    def top_up(self, place: Place) -> None:
+        """Tokens from the supply onto the skeletons of a card placed short, as :meth:`place_skeletons` puts them;
+        a ``place`` row when any token went on."""
+        placed = self.fill(place)
+        if placed:
+            self.emit(E.EV_PLACE, -1, place.position, placed, place.missing())
+
+    def fill(self, place: Place) -> int:
+        """A token from the supply onto each skeleton of the card that has none, slot by slot, left before right,
+        while tokens last; the tokens put on."""
         placed = 0
         for slot in place.slots:
             for side in SIDES:
-                n = min(slot.printed[side], self.supply_tokens)
-                slot.standing[side] = n
+                n = min(slot.missing[side], self.supply_tokens)
+                slot.standing[side] += n
+                slot.missing[side] -= n
                 self.supply_tokens -= n
                 placed += n
-        place.placed = True
-        self.emit(E.EV_PLACE, -1, place.position, placed)
+        return placed
 
     def make_decks(self) -> None:
         """Every Level 1 card and the first ``starting_level2`` of the shuffled Level 2 cards are the common deck;
@@ -166,11 +180,18 @@ class Table(BuildAndNextRound):
         level3 = py_shuffled([k.id for k in self.cards if k.level == 3], self.shuffle_stream)
         n_start = min(self.rules.starting_level2, len(level2))
         self.deck = {k.id for k in self.cards if k.level == 1} | set(level2[:n_start])
-        first_colour = next((k.colour for k in self.cards if k.level == 2), None)
+        colours = list(dict.fromkeys(k.colour for k in self.cards if k.level == 2))
+        first_colour = colours[0] if colours else None
         easy = self.rules.supply == "easy"
         red = [c for c in level2[n_start:] if not easy or self.cards[c].colour == first_colour]
         blue = [c for c in level2[n_start:] if easy and self.cards[c].colour != first_colour]
         self.piles = [red, blue, level3]     # R from pile 0 (or 1 in Easy), Y from pile 2; the next card first
+        other = colours[1] if len(colours) > 1 else "none"
+        self.pile_names = (f"level2_{first_colour}", f"level2_{other}", "level3") if easy else \
+            ("level2", "level2_none", "level3")
+        for k, pile in enumerate(self.piles):
+            for i, c in enumerate(pile):
+                self.emit(E.EV_SHUFFLE, -1, k, i, c)
 
     # --- the rounds ------------------------------------------------------------------------------------------------
 
@@ -225,13 +246,16 @@ class Table(BuildAndNextRound):
         return False
 
     def deal(self, start: int) -> None:
-        """Shuffle the common deck (ascending ids, then the shuffle stream; or the deal script), ``hand_size``
-        cards to the start player, as many to the other; the rest is the draw pile."""
+        """Shuffle the common deck (ascending ids, then the shuffle stream; or the deal script; a ``shuffle`` row
+        per card, top first), ``hand_size`` cards to the start player, as many to the other; the rest is the draw
+        pile."""
         ascending = sorted(self.deck)
         if self.deal_script:
             order = [self.deal_script.pop(0) if self.deal_script else c for c in ascending]
         else:
             order = py_shuffled(ascending, self.shuffle_stream)
+        for i, c in enumerate(order):
+            self.emit(E.EV_SHUFFLE, -1, E.STACK_DECK, i, c)
         dealt = 0
         for seat in (start, 1 - start):
             pl = self.players[seat]
@@ -321,8 +345,8 @@ class Table(BuildAndNextRound):
 
     def sword(self, me: Player) -> bool:
         """One sword: on the BOSS floor a hit on the BOSS (with both pawns there, when its side needs it); elsewhere
-        the first skeleton standing on the player's floor and own side falls (the lowest printed floor's first).
-        True when the BOSS falls."""
+        it "can defeat" a skeleton standing on the player's floor and own side: the player's strategy defeats it
+        (the lowest printed floor's first) or spares it. True when the BOSS falls."""
         me.count["swords"] += 1
         if me.floor == self.boss_floor:
             if self.boss.both_pawns and self.players[1 - me.seat].floor != me.floor:
@@ -332,6 +356,10 @@ class Table(BuildAndNextRound):
             self.emit(E.EV_BOSS_HIT, me.seat, self.boss.damage, self.boss.hp)
             return self.boss.damage >= self.boss.hp
         floor = self.floors[me.floor]
+        left = floor.standing(me.side)
+        if left and self.strategies[me.seat].sword(self.view(me.seat)) == E.SWORD_SPARE:
+            self.emit(E.EV_SPARE, me.seat, floor.number, me.side, left)
+            return False
         for slot in floor.slots:
             if slot.standing[me.side] > 0:
                 slot.standing[me.side] -= 1
@@ -363,15 +391,16 @@ class Table(BuildAndNextRound):
         self.emit(E.EV_BLOCKED, me.seat, len(me.hand))
 
     def end_play_phase(self) -> None:
-        """Each side of a floor where skeletons fell pays a gold a skeleton when none stands there any more;
-        otherwise the fallen stand again where they fell, for nothing. Then the empty-hand bonus (from the token
-        supply) when both hands are empty, nothing is face down and the round was not blocked."""
+        """Each side of a floor where skeletons fell pays a gold a skeleton when every skeleton drawn there has
+        fallen (none stands, none lacks its token); otherwise the fallen stand again where they fell, for nothing.
+        Then the empty-hand bonus (from the token supply) when both hands are empty, nothing is face down and the
+        round was not blocked."""
         for floor in self.floors:
             for side in SIDES:
                 fallen = floor.fallen(side)
                 if fallen == 0:
                     continue
-                if floor.standing(side) == 0:
+                if floor.standing(side) + floor.missing(side) == 0:
                     self.gold += fallen
                     self.team["gold"] += fallen
                     self.emit(E.EV_GOLD, -1, floor.number, side, fallen)
@@ -439,6 +468,7 @@ class Table(BuildAndNextRound):
             top=-1 if self.top is None else self.top, draw_pile=len(self.draw_pile),
             standing=tuple((f.standing(LEFT), f.standing(RIGHT)) for f in self.floors), gold=self.gold,
             fallen=tuple((f.fallen(LEFT), f.fallen(RIGHT)) for f in self.floors),
+            missing=tuple((f.missing(LEFT), f.missing(RIGHT)) for f in self.floors),
             supply_tokens=self.supply_tokens, boss_damage=self.boss.damage, skills=tuple(sorted(self.skills)),
             deck_size=len(self.deck)))
 
@@ -446,6 +476,7 @@ class Table(BuildAndNextRound):
         return ReferenceGame(
             seed=self.seed, game=self.game, kinds=self.kinds, card_names=tuple(k.name for k in self.cards),
             card_icons=tuple((k.swords, k.arrows) for k in self.cards), tower_list=tuple(t.name for t in self.c.tower),
+            pile_names=self.pile_names,
             boss_names=(self.c.boss[0].name, self.c.boss[1].name), tower_names=tuple(p.name for p in self.places),
             sides=(self.players[0].side, self.players[1].side), floor_count=len(self.floors), boss_hp=self.boss.hp,
             events=self.events,
@@ -491,5 +522,7 @@ def play_scenario(scenario, seed: int | None = None, game: int = 0, **script) ->
     """Reference game `game` of a :class:`balance.scenario.Scenario`'s run (its own seed unless `seed` is given;
     seats rotated as the run rotates them). ``script``: ``choices``, ``deals`` as in :func:`play_reference`."""
     kinds, params = scenario_lineup(scenario, game)
-    return play_reference(scenario.components, scenario.rules, kinds, params,
-                          scenario.seed if seed is None else seed, game, **script)
+    played = play_reference(scenario.components, scenario.rules, kinds, params,
+                            scenario.seed if seed is None else seed, game, **script)
+    played.scenario = scenario
+    return played

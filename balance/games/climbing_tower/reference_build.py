@@ -57,7 +57,7 @@ class BuildAndNextRound:
         self.card_count[card]["bought"] += 1
         self.team["bought"] += 1
         self.pay(1 if act == E.BUILD_R else 2)
-        self.emit(E.EV_BUY, builder, self.cards[card].level, card)
+        self.emit(E.EV_BUY, builder, self.cards[card].level, card, arg)
 
     def pay(self, gold: int) -> None:
         """Spent gold goes back to the token supply."""
@@ -67,10 +67,11 @@ class BuildAndNextRound:
     # --- 3. Next-round phase ---------------------------------------------------------------------------------------
 
     def next_round(self) -> None:
-        """Unspent gold lost; the BOSS's hits reset when they must come in one round; a cleared tower card both
-        pawns moved on from flips and gives its skill (once per skill); a card both pawns left with skeletons
-        standing gives nothing, its tokens back to the supply (``left_behind``); then skeletons onto every card a
-        pawn now stands on that has none yet, lowest first."""
+        """Unspent gold lost; the BOSS's hits reset when they must come in one round; a tower card every skeleton
+        drawn on which was defeated, once both pawns moved on from it, flips and gives its skill (once per skill); a
+        card both pawns left with skeletons undefeated gives nothing, its tokens back to the supply
+        (``left_behind``); then tokens onto the skeletons of cards in play that lack one (``top_up``), lowest card
+        first; then skeletons onto every card a pawn now stands on that has none yet, lowest first."""
         self.supply_tokens += self.gold
         self.gold = 0
         if self.boss.same_round:
@@ -79,7 +80,7 @@ class BuildAndNextRound:
             if place.flipped or not place.placed:
                 continue
             standing = place.standing()
-            if standing == 0 and all(self.moved_on(pl, place) for pl in self.players):
+            if standing + place.missing() == 0 and all(self.moved_on(pl, place) for pl in self.players):
                 place.flipped = 1
                 if place.skill in self.skills:
                     self.emit(E.EV_SKILL, -1, place.position, -1)
@@ -88,14 +89,19 @@ class BuildAndNextRound:
                     self.skill_count[place.skill]["gained"] = 1
                     self.skill_count[place.skill]["round_gained"] = self.round
                     self.emit(E.EV_SKILL, -1, place.position, place.skill)
-            elif standing > 0 and all(self.left_behind(pl, place) for pl in self.players):
+            elif all(self.left_behind(pl, place) for pl in self.players):
                 place.flipped = 2
                 if self.rules.left_behind == "return":
                     for slot in place.slots:
                         for side in SIDES:
                             self.supply_tokens += slot.standing[side]
+                            slot.missing[side] += slot.standing[side]
                             slot.standing[side] = 0
                     self.emit(E.EV_RETURN, -1, place.position, standing)
+        if self.rules.top_up == "next_round":
+            for place in self.places:
+                if place.placed and not place.flipped:
+                    self.top_up(place)
         for place in self.places:
             if not place.placed and any(self.stands_on(pl, place) for pl in self.players):
                 self.place_skeletons(place)

@@ -18,13 +18,17 @@ SIDES = (LEFT, RIGHT)
 @dataclass
 class Slot:
     """One printed floor of a tower card: the skeletons drawn on it, the tokens standing there, those fallen this
-    round (by side)."""
+    round, and the skeletons drawn there that have no token (by side)."""
 
     place: int                      # position of its tower card in the column (0 bottom)
     printed: tuple[int, int]
     floor: int = -1                 # the (joined) floor it belongs to
     standing: list[int] = field(default_factory=lambda: [0, 0])
     fallen: list[int] = field(default_factory=lambda: [0, 0])
+    missing: list[int] = field(default_factory=lambda: [0, 0])   # no token: the card not reached, or none left
+
+    def __post_init__(self):
+        self.missing = list(self.printed)           # no token on any skeleton until the card's are placed
 
 
 @dataclass
@@ -39,6 +43,9 @@ class Floor:
 
     def fallen(self, side: int) -> int:
         return sum(slot.fallen[side] for slot in self.slots)
+
+    def missing(self, side: int) -> int:
+        return sum(slot.missing[side] for slot in self.slots)
 
     @property
     def lowest_place(self) -> int:
@@ -64,6 +71,9 @@ class Place:
 
     def standing(self) -> int:
         return sum(slot.standing[LEFT] + slot.standing[RIGHT] for slot in self.slots)
+
+    def missing(self) -> int:
+        return sum(slot.missing[LEFT] + slot.missing[RIGHT] for slot in self.slots)
 
 
 @dataclass
@@ -106,6 +116,7 @@ class Snapshot:
     draw_pile: int
     standing: tuple[tuple[int, int], ...]     # per floor, (left, right)
     fallen: tuple[tuple[int, int], ...]       # per floor, (left, right): fallen this round, not yet paid
+    missing: tuple[tuple[int, int], ...]      # per floor, (left, right): skeletons drawn there without a token
     gold: int
     supply_tokens: int
     boss_damage: int
@@ -123,6 +134,8 @@ class ReferenceGame:
     card_names: tuple[str, ...]
     card_icons: tuple[tuple[int, int], ...]   # (swords, arrows) per card
     tower_list: tuple[str, ...]               # every tower card of the scenario, by index ("001" ...)
+    pile_names: tuple[str, str, str]          # the supply piles ("level2", or "level2_red" and "level2_blue" in Easy;
+                                              # "level3"), by enums.STACK_* number
     boss_names: tuple[str, str]               # the BOSS card's sides
     tower_names: tuple[str, ...]              # this game's tower bottom to top, the BOSS card last ("BOSS A")
     sides: tuple[int, int]                    # the side each seat is in charge of
@@ -141,6 +154,7 @@ class ReferenceGame:
     tower: int                                # the tower's label index (arrays.tower_labels), -1
     boss_side: int
     draws: int                                # random numbers drawn, every stream together
+    scenario: object = field(default=None, repr=False, compare=False)   # the Scenario of play_scenario; None: pieces
 
 
 class StandingView:

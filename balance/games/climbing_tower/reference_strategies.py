@@ -22,7 +22,7 @@ from typing import Sequence
 
 from ...rng import PyStream
 from . import enums as E
-from .strategies import CLIMBER, FARMER, RANDOM, SCRIPTED, THINNER  # noqa: F401  (the kind numbers)
+from .strategies import CLIMBER, FARMER, RANDOM, SCRIPTED, SPARE_SCALE, THINNER  # noqa: F401  (the kind numbers)
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,7 @@ class Weights:
     arrow: float
     sword: float
     team: float
+    spare: float
     keep: float
 
 
@@ -107,8 +108,8 @@ class Strategy:
 
     def __init__(self, kind: int, params: Sequence[float], stream: PyStream, script: ChoiceScript):
         self.kind = int(kind)
-        p = [float(x) for x in params] + [0.0] * 4
-        self.w = Weights(*p[:4])
+        p = [float(x) for x in params] + [0.0] * 5
+        self.w = Weights(*p[:5])
         self.stream = stream
         self.script = script
 
@@ -121,6 +122,19 @@ class Strategy:
         if self.kind == RANDOM:
             return self.stream.below(len(rows))
         return self.heuristic_turn(view, rows, cards)
+
+    def sword(self, view: View) -> int:
+        """A sword that could defeat a skeleton where the seat stands: ``SWORD_DEFEAT`` (row 0) or ``SWORD_SPARE``
+        (row 1). A heuristic spares when a draw from its stream falls below ``spare`` (no draw at 0 or 1)."""
+        if self.kind == SCRIPTED:
+            return self.script.next()
+        if self.kind == RANDOM:
+            return self.stream.below(2)
+        if self.w.spare <= 0.0:
+            return E.SWORD_DEFEAT
+        if self.w.spare >= 1.0:
+            return E.SWORD_SPARE
+        return E.SWORD_SPARE if self.stream.below(SPARE_SCALE) < self.w.spare * SPARE_SCALE else E.SWORD_DEFEAT
 
     def worth(self, view: View, who: int, card: PlayCard) -> float:
         """arrow_weight x floors the arrows would climb + sword_weight x skeletons (or BOSS hits) the swords would

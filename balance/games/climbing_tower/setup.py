@@ -15,7 +15,7 @@ from .layout import (BOSS_ROW, CAND, FLOOR_HI, FLOOR_LO, LOC, M_TRACE, MAX_SLOTS
                      SC_SUPPLY_TOKENS, SC_TOP, SC_TOWER_ID, SC_WINNER, SLOT_FLOOR, SLOT_POS, STANDING, TF_N_FLOORS,
                      TOKENS, TRACE, at, card_at, pile_at, pl_at, standing_at, stream_at, tc_at, tf_at, CF_COLOUR,
                      CF_LEVEL, FINAL, N_FINAL, CCNT, N_CC, MAX_CARDS, SKCNT, N_SK, N_SKILLS, TEAM, N_TEAM, HIT,
-                     N_SC, PL, N_PL, MAX_POS, OWNED, ON_FLOOR)
+                     N_SC, PL, N_PL, MAX_POS, OWNED, ON_FLOOR, MISSING, missing_at)
 
 SHUFFLE = 0                 # stream 0: set-up and the rounds' shuffles
 
@@ -36,6 +36,7 @@ def reset_nb(s, seed, game):
     s[POS_FLIPPED:POS_FLIPPED + MAX_POS] = 0
     s[STANDING:STANDING + 2 * MAX_SLOTS] = 0
     s[ON_FLOOR:ON_FLOOR + 2 * MAX_SLOTS] = 0
+    s[MISSING:MISSING + 2 * MAX_SLOTS] = 0
     s[HIT:HIT + 2 * MAX_SLOTS] = 0
     s[FINAL:FINAL + 2 * N_FINAL] = 0
     s[CCNT:CCNT + s[OPT + OPT_N_CARDS] * N_CC] = 0      # the scenario's cards: no other card's counter is written
@@ -97,6 +98,8 @@ def build_tower_nb(s):
             s[at(FLOOR_HI, floor)] = slot
             s[at(SLOT_POS, slot)] = pos
             s[at(SLOT_FLOOR, slot)] = floor
+            for lr in range(2):         # every skeleton drawn lacks its token until the card's tokens are placed
+                s[missing_at(slot, lr)] = s[tf_at(row, k, 1 + lr)]
             last_colour = colour
             slot += 1
     s[SC + SC_N_SLOTS] = slot
@@ -122,28 +125,61 @@ def place_nb(s, pos):
     """Skeleton tokens onto the skeletons drawn on tower card `pos`, slot by slot, left before right, while tokens
     last (rulebook A: the bottom card at set-up; ``docs/rules/climbing_tower.md``: later cards as pawns reach
     them)."""
+    placed = fill_nb(s, pos)
+    s[at(POS_PLACED, pos)] = 1
+    emit_nb(s, E.EV_PLACE, -1, pos, placed, missing_on_card_nb(s, pos))
+
+
+@rules_jit_flat
+def top_up_nb(s, pos):
+    """Tokens from the supply onto the skeletons of tower card `pos` that have none (a card placed short), in the
+    order of :func:`place_nb`; a ``place`` row when any token went on."""
+    placed = fill_nb(s, pos)
+    if placed > 0:
+        emit_nb(s, E.EV_PLACE, -1, pos, placed, missing_on_card_nb(s, pos))
+
+
+@rules_jit_flat
+def fill_nb(s, pos):
+    """A token from the supply onto each skeleton drawn on card `pos` that has none, slot by slot, left before right,
+    while tokens last; returns the tokens put on."""
     placed = 0
     first = s[at(POS_SLOT0, pos)]
-    row = s[at(POS_TC, pos)]
-    supply = s[SC + SC_SUPPLY_TOKENS]   # the card's row and the supply in locals: the stores below could alias them
-    for k in range(s[tc_at(row, TF_N_FLOORS)]):     # the card's printed floors, slot first + k
+    supply = s[SC + SC_SUPPLY_TOKENS]   # the supply in a local: the stores below could alias it
+    for k in range(s[tc_at(s[at(POS_TC, pos)], TF_N_FLOORS)]):     # the card's printed floors, slot first + k
         slot = first + k
         for side in range(2):
-            n = min(s[tf_at(row, k, 1 + side)], supply)     # the skeletons drawn there, while tokens last
-            s[at(ON_FLOOR, 2 * s[at(SLOT_FLOOR, slot)] + side)] += n - s[standing_at(slot, side)]
-            s[standing_at(slot, side)] = n
+            n = min(s[missing_at(slot, side)], supply)
+            s[at(ON_FLOOR, 2 * s[at(SLOT_FLOOR, slot)] + side)] += n
+            s[standing_at(slot, side)] += n
+            s[missing_at(slot, side)] -= n
             supply -= n
             placed += n
     s[SC + SC_SUPPLY_TOKENS] = supply
-    s[at(POS_PLACED, pos)] = 1
-    emit_nb(s, E.EV_PLACE, -1, pos, placed, 0)
+    return placed
+
+
+@rules_jit_flat
+def missing_on_card_nb(s, pos):
+    """Skeletons drawn on tower card `pos` that have no token."""
+    n = 0
+    first = s[at(POS_SLOT0, pos)]
+    for slot in range(first, first + s[tc_at(s[at(POS_TC, pos)], TF_N_FLOORS)]):
+        n += s[missing_at(slot, 0)] + s[missing_at(slot, 1)]
+    return n
+
+
+@rules_jit_flat
+def standing_on_nb(s, floor, side):
+    """Skeletons standing on one side of a floor (its slots' sum, kept in ON_FLOOR)."""
+    return s[at(ON_FLOOR, 2 * floor + side)]
 
 
 @rules_jit_flat
 def deal_cards_nb(s):
     """B. Decks: every Level 1 card and the first ``starting_level2`` of the shuffled Level 2 cards in the common
     deck; the other Level 2 cards in one pile (Hard) or a pile per colour (Easy), in shuffled order; the Level 3 cards
-    shuffled into their pile."""
+    shuffled into their pile; a ``shuffle`` row per card of each pile, top first."""
     n_cards = s[OPT + OPT_N_CARDS]
     sh = stream_at(SHUFFLE)
     n2 = 0
@@ -192,3 +228,7 @@ def deal_cards_nb(s):
     s[SC + SC_PILE_I] = 0
     s[SC + SC_PILE_I + 1] = 0
     s[SC + SC_PILE_I + 2] = 0
+    if s.shape[0] > TRACE:      # each supply pile's order, top first, for a trace
+        for k in range(3):
+            for i in range(s[SC + SC_PILE_N + k]):
+                emit_nb(s, E.EV_SHUFFLE, -1, k, i, s[pile_at(k, i)])

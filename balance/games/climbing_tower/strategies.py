@@ -23,6 +23,8 @@ The heuristics share one frame and differ in weights and in the build phase:
   playing: complete an exchange the partner offered, else redraw its least worth card, else play a card of no worth,
   else offer. An offer gives, seeing the partner's hand, the card whose worth to the partner less its worth to itself
   is highest (when that is above -1), else its own least worth card. Ties go to the first row.
+* A sword that could defeat a skeleton (the rulebook's "can defeat"): defeat it, unless a draw from the seat's own
+  stream falls below ``spare`` (0: always defeat, no draw; 1: always spare, no draw).
 * The build phase (the round's start player decides): ``deck_thinner`` first removes its weakest card (fewest icons,
   then lowest level, then lowest id) while the deck holds more than ``keep`` cards; then everyone buys Level 3 while
   two gold remain, then Level 2 from the pile whose cards are worth most on average by its weights; then stops.
@@ -39,7 +41,7 @@ from .layout import (FOLLOWS, CF_ARROWS, CF_COLOUR, CF_LEVEL, CF_NUMBER, CF_SWOR
                      SC_PILE_N, SC_TOP, TF_BOTH, TF_HP, TF_SAME_ROUND, VIEW_PARTNER, VIEW_PARTNER_N, VIEW_TALK, at,
                      card_at, cand_at, hand_at, param_at, pile_at, pl_at, stream_at, tc_at)
 from .build import build_row_nb
-from .play import standing_on_nb
+from .setup import standing_on_nb
 
 RANDOM = 0
 CLIMBER = 1
@@ -50,7 +52,9 @@ SCRIPTED = 9
 P_ARROW = 0
 P_SWORD = 1
 P_TEAM = 2
-P_KEEP = 3
+P_SPARE = 3
+P_KEEP = 4
+SPARE_SCALE = 1_000_000     # a heuristic spares when a draw below this is below spare x this
 
 
 @rules_jit_flat
@@ -111,6 +115,22 @@ def turn_nb(s, f, p, n):
     if n == 1:                  # a heuristic's every answer is the one row
         return 0
     return heuristic_turn_nb(s, f, p, n)
+
+
+@rules_jit_flat
+def sword_nb(s, f, p):
+    """Seat p's sword that could defeat a skeleton where p stands: enums.SWORD_DEFEAT (row 0) or SWORD_SPARE (row 1)."""
+    kind = s[at(KINDS, p)]
+    if kind == SCRIPTED:
+        return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
+    if kind == RANDOM:
+        return draw_nb(s, p, 2)
+    spare = f[param_at(p, P_SPARE)]
+    if spare <= 0.0:
+        return E.SWORD_DEFEAT
+    if spare >= 1.0:
+        return E.SWORD_SPARE
+    return E.SWORD_SPARE if draw_nb(s, p, SPARE_SCALE) < spare * SPARE_SCALE else E.SWORD_DEFEAT
 
 
 @rules_jit_flat

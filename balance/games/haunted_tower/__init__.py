@@ -8,11 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import CounterGroup, GameSpec, ParamSpec, StrategySpec, lazy
-from ..kernel_common import chunk_arrays
+from .. import CounterGroup, GameSpec, ParamSpec, StrategySpec, Threat, lazy
 from . import enums as E
-from . import layout as L
-from .arrays import compile_rules, seat_heroes
 from .components import HauntedTowerComponents, HauntedTowerRules, check_lineup
 
 STRATEGIES = {
@@ -101,6 +98,7 @@ def check(scenario, resolve) -> dict:
 def compile_scenario(scenario):
     """Kernel inputs for a validated scenario: (s0, f0, g, d, lineup kinds, lineup params, heroes, rotate,
     hero_rotate)."""
+    from .arrays import compile_rules, seat_heroes
     board = board_of(Path(scenario.resources["map"]))
     s0, f0, g, d = compile_rules(scenario.components, scenario.rules, scenario.players, scenario.turn_cap, board)
     kinds, params = scenario.strategy_lineup()
@@ -116,6 +114,8 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     the kernel (``<key>_sums``): a game takes over 100 us of a thread, and its tally well under 1% of that, so the
     sums would not pay for what they add to the compile (0.6 s to 1 s, measured). So the rows are always written
     (``counter_rows``, which lets other games leave them out, asks nothing here)."""
+    from ..kernel_common import chunk_arrays
+    from . import layout as L
     from .kernel import simulate_nb
 
     s0, f0, g, d, kinds, params, heroes, _rotate, hero_rotate = compiled
@@ -170,8 +170,11 @@ def _items(scenario) -> tuple:
 
 
 def groups(scenario) -> tuple[CounterGroup, ...]:
+    from . import layout as L
     return (CounterGroup("monster", L.MONSTER_COUNTER_NAMES, L.MC_KILLS, "counters", labels=_monsters,
-                         ratio_base=L.MC_ENCOUNTERS, used_phrase="killed a {}"),
+                         ratio_base=L.MC_ENCOUNTERS, used_phrase="killed a {}",
+                         threat=Threat(L.MC_HERO_DEATHS, ("deadliest", "deadlier"),
+                                       besides=lambda sc: (sc.components.specter,))),   # the goal: deadly by design
             CounterGroup("item", L.ITEM_COUNTER_NAMES, L.IC_HELD_END, "items", labels=_items,
                          ratio_base=L.IC_TAKEN, used_phrase="held the {} at the end"))
 
@@ -218,12 +221,14 @@ def remove_items(scenario) -> tuple[str, list[tuple[str, dict]]]:
 SPEC = GameSpec(
     name="haunted_tower", title="The Haunted Tower", min_players=E.MIN_PLAYERS, max_players=E.MAX_PLAYERS,
     components_model=HauntedTowerComponents, rules_model=HauntedTowerRules, strategies=STRATEGIES,
-    victory_names=E.VICTORY_NAMES, player_counter_names=L.FINAL_NAMES, counter_names=L.MONSTER_COUNTER_NAMES,
+    victory_names=E.VICTORY_NAMES, player_counter_names=E.FINAL_NAMES, counter_names=E.MONSTER_COUNTER_NAMES,
     item_name="monster", item_labels=(), compile_scenario=compile_scenario, run_chunk=run_chunk,
     default_scenario=default_scenario, assumptions=assumptions, groups=groups, role_name="hero",
     role_labels=role_labels, points_counter="points", draw_map=draw_map, reference=_reference, replay=_replay,
     narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,
-    score_lines=L.SCORE_LINES,
+    score_lines=E.SCORE_LINES,
+    unfinished_ends={"fight_cap": f"at the fight cap ({E.FIGHT_CAP_ROUNDS} combat rounds in a row in which neither "
+                                  "side could hurt the other)"},
     summary_counters=("points", "kills", "deaths", "out", "runs", "encounters", "specter_hits", "specter_kill",
                       "items"),
     list_keys={"components.heroes": "name", "components.monsters": "name", "components.items": "name"},

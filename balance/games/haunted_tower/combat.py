@@ -2,7 +2,9 @@
 Special Abilities, The Specter of Sir Jameson, Monster Listing).
 
 ``fight_nb`` plays one encounter with a monster to its end: combat rounds of initiative and attacks until the monster
-dies, the hero dies, the hero runs away or the robber fly goes away. Every choice on the hero's side (run, which
+dies, the hero dies, the hero runs away or the robber fly goes away. Only a fight in which neither side can hurt the
+other has an end of another kind: the fight cap, after FIGHT_CAP_ROUNDS such rounds in a row (docs/rules/
+haunted_tower.md, Rounds). Every choice on the hero's side (run, which
 weapon, a potion) is the hero's strategy's; the choices the rulebook gives "the person on his or her right" (which
 item the robber fly moves and where, which metal item the rust monster eats) are that seat's strategy's.
 """
@@ -19,7 +21,7 @@ from .layout import (CAND, CHIT_INDEX, CHIT_LOC, CHIT_USES, G_N, HS_ATTACK, HS_B
                      MT_STAYS, MT_UNDEAD, OPT, OPT_INIT_TIES, OPT_PLAYERS, OPT_SPECTER_ONCE, PATH, SC, SC_FIGHT,
                      SC_FIGHT_DRAINED, SC_FIGHT_HP, SC_IN, SC_N_CAND, SC_CLIMB, SC_PATH_FROM, SC_PATH_N, SC_SLOWED,
                      SC_SPECTER_KILLER, SC_VICTIM, at, cost, held_at, hit_roll_at, hs_at, ht_at, it_at, mcnt_at, mt_at,
-                     opt_at, MAX_FIGHT_ROUNDS, SC_TURN)
+                     opt_at, FIGHT_CAP_ROUNDS, HS_FIGHT_CAP, SC_HURT, SC_TURN)
 from .movement import record_path_nb, respawn_nb
 from .pieces import (ability_nb, counts_nb, emit_nb, hit_damage_nb, free_square_nb, illegal_nb, is_specter_nb,
                      item_of_nb, keep_monster_nb, lay_chit_nb, lift_chit_nb, may_damage_with_nb, place_hero_nb,
@@ -139,6 +141,8 @@ def hero_attacks_nb(s, g, p, c, m, weapon):
     if s[SC + SC_SLOWED] == 1:
         bonus -= 2
         s[SC + SC_SLOWED] = 0
+    if 6 + bonus >= s[mt_at(m, MT_AC)] and may_damage_nb(s, p, weapon, m):
+        s[SC + SC_HURT] = 1                          # this attack could hurt the monster
     roll = die_nb(s, 6)
     hit = roll + bonus >= s[mt_at(m, MT_AC)]
     emit_nb(s, E.EV_ATTACK, p, roll, roll + bonus, 1 if hit else 0)
@@ -165,8 +169,10 @@ def hero_attacks_nb(s, g, p, c, m, weapon):
 @rules_jit
 def back_up_nb(s, g, d, p):
     """Running from the Specter: the hero backs up two squares along the path it came by this turn, or fewer when
-    the path is shorter or those squares are taken (The Specter of Sir Jameson). The path (this turn's move, from
-    SC_PATH_FROM to where the hero stands, under this turn's climbing table) is recorded here, when first read."""
+    the path is shorter or those squares are taken (The Specter of Sir Jameson); none when it did not move this turn
+    or both squares are taken, and then the `back` event names the square it stays on. The path (this turn's move,
+    from SC_PATH_FROM to where the hero stands, under this turn's climbing table) is recorded here, when first
+    read."""
     if s[SC + SC_PATH_N] == 0 and s[SC + SC_PATH_FROM] >= 0:
         record_path_nb(s, g, d, s[SC + SC_CLIMB], s[SC + SC_PATH_FROM], s[hs_at(p, HS_SQ)])
     n = s[SC + SC_PATH_N]
@@ -177,6 +183,7 @@ def back_up_nb(s, g, d, p):
                 place_hero_nb(s, p, q)
                 emit_nb(s, E.EV_BACK, p, q, 0, 0)
                 return
+    emit_nb(s, E.EV_BACK, p, s[hs_at(p, HS_SQ)], 0, 0)
 
 
 @rules_jit
@@ -302,9 +309,11 @@ def rust_nb(s, f, p, m):
 @rules_jit
 def hero_dies_nb(s, f, g, p, c, m):
     """Dying: -1 to the attack number (a "-1" chit), back outside at full hit points; the second death puts the hero
-    out of the game. The monster that killed it leaves the board, except the Specter."""
+    out of the game. The monster that killed it leaves the board, except the Specter. A ghoul's hold ends with the
+    death, whichever it is."""
     deaths = s[hs_at(p, HS_DEATHS)] + 1
     s[hs_at(p, HS_DEATHS)] = deaths
+    s[hs_at(p, HS_HELD_TURN)] = 0
     s[mcnt_at(p, m, MC_HERO_DEATHS)] += 1
     if s[mt_at(m, MT_STAYS)] == 0:
         monster_gone_nb(s, g, p, c)
@@ -317,7 +326,6 @@ def hero_dies_nb(s, f, g, p, c, m):
         return HERO_DIED
     s[hs_at(p, HS_DRAINS)] += 1
     s[hs_at(p, HS_HP)] = s[hs_at(p, HS_MAXHP)]
-    s[hs_at(p, HS_HELD_TURN)] = 0
     q = respawn_nb(s, f, g, p)
     if q < 0:
         return STOP
@@ -330,13 +338,16 @@ def hero_dies_nb(s, f, g, p, c, m):
 def monster_attacks_nb(s, f, g, d, p, c, m):
     """The monster's attack roll (handled by the player on the right): 1d6 + its attack number against the hero's
     armour class, then what its hit does (Damage, Energy Drain, Monster Listing)."""
+    ac = armour_class_nb(s, p, m)
+    kind = s[mt_at(m, MT_DAMAGE)]
+    if 6 + s[mt_at(m, MT_ATTACK)] >= ac and kind != E.DMG_RUST:
+        s[SC + SC_HURT] = 1                          # this attack could hurt the hero (or take its items)
     roll = die_nb(s, 6)
     total = roll + s[mt_at(m, MT_ATTACK)]
-    hit = total >= armour_class_nb(s, p, m)
+    hit = total >= ac
     emit_nb(s, E.EV_MONSTER_ATTACK, p, roll, total, 1 if hit else 0)
     if not hit:
         return FIGHT_ON
-    kind = s[mt_at(m, MT_DAMAGE)]
     if kind == E.DMG_STEAL:
         return robber_fly_nb(s, f, g, d, p, c)
     if kind == E.DMG_RUST:
@@ -374,7 +385,10 @@ def monster_attacks_nb(s, f, g, d, p, c, m):
 @rules_jit
 def fight_nb(s, f, g, d, p, c):
     """One encounter with the monster on chit c, to its end. Returns the outcome (MONSTER_DIED, HERO_ESCAPED,
-    HERO_DIED, MONSTER_LEFT or STOP)."""
+    HERO_DIED, MONSTER_LEFT or STOP). A round in which no attack could hurt its target (the hero's chosen attack
+    cannot reach the monster's armour class or cannot damage it, or the hero runs or drinks; the monster's cannot
+    reach the hero's armour class, or is the rust monster's) changes nothing but the hero's potions and limited
+    items: after FIGHT_CAP_ROUNDS of them in a row the game ends, unfinished (the fight cap)."""
     m = s[at(CHIT_INDEX, c)]
     set_loc_nb(s, c, E.LOC_FIGHT)
     turn_up_nb(s, c)
@@ -386,13 +400,14 @@ def fight_nb(s, f, g, d, p, c):
     s[mcnt_at(p, m, MC_ENCOUNTERS)] += 1
     emit_nb(s, E.EV_FIGHT, p, c, m, 0)
     result = FIGHT_ON
-    rounds = 0
+    quiet = 0                                        # rounds in a row in which nobody could be hurt
     while result == FIGHT_ON:
-        if rounds == MAX_FIGHT_ROUNDS:
+        if quiet == FIGHT_CAP_ROUNDS:
             emit_nb(s, E.EV_CAP, -1, s[SC + SC_TURN], 1, 0)
+            s[hs_at(p, HS_FIGHT_CAP)] = 1
             result = STOP
             break
-        rounds += 1
+        s[SC + SC_HURT] = 0
         hero_first = initiative_nb(s, p, m)
         if hero_first == 1:
             result = hero_acts_nb(s, f, g, d, p, c, m)
@@ -404,6 +419,7 @@ def fight_nb(s, f, g, d, p, c):
                 result = hero_acts_nb(s, f, g, d, p, c, m)
                 if result == RUN_FAILED:
                     result = monster_attacks_nb(s, f, g, d, p, c, m)
+        quiet = quiet + 1 if s[SC + SC_HURT] == 0 else 0
     if s[at(CHIT_LOC, c)] == E.LOC_FIGHT:            # the Specter, still standing
         set_loc_nb(s, c, E.LOC_BOARD)
     if s[hs_at(p, HS_HIT_SPECTER_NOW)] == 1:

@@ -108,6 +108,16 @@ WIN_SPECTER = 1          # the Specter of Sir Jameson was killed
 WIN_ALL_OUT = 2          # every hero is out of the game
 VICTORY_NAMES = ("unfinished", "specter", "all_out")
 
+# --- What a game reports (the names of layout's FINAL_FIELDS, in order, and of its per-monster counters) -----------
+FINAL_NAMES = ("points", "standups", "blue_chits", "purple_chits", "bane_kills", "specter_hits", "specter_kill",
+               "kills", "deaths", "out", "drains", "encounters", "runs", "trade_ins", "items", "damage_dealt",
+               "damage_taken", "pts_standups", "pts_chits", "pts_bane", "pts_specter_hits", "pts_specter_kill",
+               "fight_cap")
+SCORE_LINES = ("pts_standups", "pts_chits", "pts_bane", "pts_specter_hits", "pts_specter_kill")
+FIGHT_CAP_ROUNDS = 100   # a simulation limit, like the turn cap: after this many combat rounds in a row in which no
+                         # attack could hurt its target (neither side can hurt the other) the game ends, unfinished
+MONSTER_COUNTER_NAMES = ("encounters", "kills", "runs", "deaths")
+
 # --- Decisions (strategies.py), also the code an illegal answer is reported with ------------------------------------
 DEC_PLACE_BLUE = 1
 DEC_PLACE_PURPLE = 2

@@ -32,8 +32,7 @@ MAX_CAND = 2048          # candidates of one decision (squares at most)
 N_PARAMS = 4             # strategy parameters per seat
 D10 = 10
 N_LEVELS = 3
-MAX_FIGHT_ROUNDS = 100   # a simulation limit, like the turn cap: a fight still on after this many rounds ends the
-                         # game, unfinished (only a strategy that keeps attacking where nobody can hurt anybody)
+FIGHT_CAP_ROUNDS = E.FIGHT_CAP_ROUNDS   # the fight cap (enums: the game's spec names it without Numba)
 
 _off = 0
 
@@ -71,7 +70,8 @@ SC_PATH_N = 21           # squares in PATH (this turn's move, start first) once 
 SC_VICTIM = 22           # the hero a steal or rust decision is about
 SC_ROUND_START = 23      # seat that started this round
 SC_PATH_FROM = 24        # square this turn's move started from (-1 before the first), its path not recorded
-N_SC = 25
+SC_HURT = 25             # 1 once an attack of this combat round could hurt its target (the fight cap's count)
+N_SC = 26
 
 # --- Per hero (seat): s[hs_at(p, k)] ---------------------------------------------------------------------------
 HS_HERO = 0              # index into the hero table
@@ -106,12 +106,13 @@ HS_PTS_CHITS = 28
 HS_PTS_BANE = 29
 HS_PTS_SPECTER_HIT = 30
 HS_PTS_SPECTER_KILL = 31
-N_HS = 32
+HS_FIGHT_CAP = 32        # 1 when the game ended at the fight cap in this hero's fight
+N_HS = 33
 HERO_STATE_NAMES = ("hero", "square", "hp", "max_hp", "attack", "drains", "deaths", "out", "held_turn", "items",
                     "blue", "purple", "standups", "kept_blue", "kept_purple", "bane_kills", "specter_hits",
                     "specter_kill", "points", "kills", "encounters", "runs", "trade_ins", "hand", "hit_specter_now",
                     "damage_dealt", "damage_taken", "pts_standups", "pts_chits", "pts_bane", "pts_specter_hits",
-                    "pts_specter_kill")
+                    "pts_specter_kill", "fight_cap")
 
 # --- Compiled hero table: s[HERO_TAB + h * N_HT + k] ----------------------------------------------------------------
 HT_SPEED = 0
@@ -183,7 +184,7 @@ MC_KILLS = 1             # ... won
 MC_RUNS = 2              # ... escaped
 MC_HERO_DEATHS = 3       # ... in which the hero died
 N_MC = 4
-MONSTER_COUNTER_NAMES = ("encounters", "kills", "runs", "deaths")
+MONSTER_COUNTER_NAMES = E.MONSTER_COUNTER_NAMES     # in enums: the game's spec names them without Numba
 IC_TAKEN = 0             # times picked up
 IC_HELD_END = 1          # carried at the end of the game
 N_IC = 2
@@ -491,9 +492,8 @@ def next_step(d, g, t, a, b):
 # --- What a game reports per seat (kernel.simulate_nb's `final`), in this order ------------------------------------
 FINAL_FIELDS = (HS_POINTS, HS_STANDUPS, HS_BLUE, HS_PURPLE, HS_BANE_KILLS, HS_SPECTER_HIT, HS_SPECTER_KILL, HS_KILLS,
                 HS_DEATHS, HS_OUT, HS_DRAINS, HS_ENCOUNTERS, HS_RUNS, HS_TRADE_INS, HS_N_ITEMS, HS_DAMAGE_DEALT,
-                HS_DAMAGE_TAKEN, HS_PTS_STANDUPS, HS_PTS_CHITS, HS_PTS_BANE, HS_PTS_SPECTER_HIT, HS_PTS_SPECTER_KILL)
-FINAL_NAMES = ("points", "standups", "blue_chits", "purple_chits", "bane_kills", "specter_hits", "specter_kill",
-               "kills", "deaths", "out", "drains", "encounters", "runs", "trade_ins", "items", "damage_dealt",
-               "damage_taken", "pts_standups", "pts_chits", "pts_bane", "pts_specter_hits", "pts_specter_kill")
-SCORE_LINES = FINAL_NAMES[-5:]
+                HS_DAMAGE_TAKEN, HS_PTS_STANDUPS, HS_PTS_CHITS, HS_PTS_BANE, HS_PTS_SPECTER_HIT, HS_PTS_SPECTER_KILL,
+                HS_FIGHT_CAP)
+FINAL_NAMES = E.FINAL_NAMES         # in enums: the game's spec names them without Numba
+SCORE_LINES = E.SCORE_LINES
 N_FINAL = len(FINAL_FIELDS)

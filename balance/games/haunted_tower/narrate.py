@@ -13,6 +13,8 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from .. import EngineDisagreement
+from ..trace_header import header, header_lines
 from . import enums as E
 from . import layout as L
 from .board import Board, render
@@ -143,8 +145,7 @@ def records(r: Replay) -> Iterator[dict]:
     """The game header, every event, and a snapshot after every hero turn (before the next round, turn, cap or
     score event, and at the end)."""
     g = r.game
-    yield {"type": "game", "seed": g.seed, "game": g.game, "players": g.n_players,
-           "strategies": list(r.strategies), "heroes": [r.heroes[h] for h in g.heroes]}
+    yield header(g.scenario, g.seed, g.game, r.strategies) | {"heroes": [r.heroes[h] for h in g.heroes]}
     turn = told = 0
     for row in g.events:
         kind = int(row[0])
@@ -299,7 +300,7 @@ def narrate_text(r: Replay) -> str:
     first reaches it (and at the end)."""
     g = r.game
     seats = ", ".join(f"{r.hero(s)} plays {r.strategies[s]}" for s in range(g.n_players))
-    lines = [f"The Haunted Tower, seed {g.seed}, game {g.game}: {seats}",
+    lines = [*header_lines("The Haunted Tower", next(records(r)), seats),
              "Set-up: " + ", ".join(f"{sum(1 for e in g.events if e[0] == E.EV_PLACE and e[1] == s)} chits placed "
                                     f"by seat {s}" for s in range(g.n_players)) + "; Tower 1:",
              setup_view(r)]
@@ -353,7 +354,7 @@ def kernel_disagreement(ref: ReferenceGame, events: np.ndarray, s: np.ndarray, r
 
 def replay(scenario, seed: int | None = None, game: int = 0) -> Replay:
     """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
-    against the kernel's trace of the same game; raises RuntimeError if the two engines disagree."""
+    against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
     from . import board_of, compile_scenario
     from .arrays import chit_contents
     from .kernel import trace_game
@@ -369,5 +370,5 @@ def replay(scenario, seed: int | None = None, game: int = 0) -> Replay:
     events, s = trace_game(compile_scenario(scenario), seed, game)
     problem = kernel_disagreement(ref, events, s, r)
     if problem:
-        raise RuntimeError(f"kernel and reference engine disagree on seed {seed}, game {game}: {problem}")
+        raise EngineDisagreement(scenario, seed, game, problem)
     return r

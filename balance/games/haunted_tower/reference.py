@@ -589,11 +589,16 @@ class Table(Combat, View):
         return (h.standups * sc.standup, chits, h.bane_kills * sc.bane_kill, h.specter_hits * sc.specter_damage,
                 h.specter_kill * sc.specter_kill)
 
+    def scores(self, h: Hero) -> tuple[int, ...]:
+        """The score lines the hero would have if the game ended now: nothing for a hero out of the game unless
+        `out_hero_scores`."""
+        return self.score_lines(h) if (not h.out or self.rules.out_hero_scores) else (0,) * 5
+
     def finish(self) -> None:
         """Every seat's points (an out hero's only with `out_hero_scores`); the most points wins, ties by `ties`.
         An unfinished game has no winner."""
         for h in self.heroes:
-            h.score = self.score_lines(h) if (not h.out or self.rules.out_hero_scores) else (0,) * 5
+            h.score = self.scores(h)
             self.emit(E.EV_SCORE, h.seat, sum(h.score))
             for c in h.items:
                 self.icnt[h.seat, self.chits[c].index, L.IC_HELD_END] += 1
@@ -614,7 +619,7 @@ class Table(Combat, View):
         return Snapshot(
             turn=self.turn_no, round=self.round_no,
             heroes=tuple(HeroSnapshot(h.seat, h.index, h.square, h.hp, h.attack, h.drains, h.deaths, h.out, h.held,
-                                      tuple(h.items), tuple(h.kept), h.standups, sum(self.score_lines(h)))
+                                      tuple(h.items), tuple(h.kept), h.standups, sum(self.scores(h)))
                          for h in self.heroes),
             chits_left=(self.level_chits(1), self.level_chits(2), self.level_chits(3)),
             board=self.board_chits())
@@ -632,7 +637,7 @@ class Table(Combat, View):
         purple = len(h.items) + len(h.kept) - blue
         return [sum(h.score), h.standups, blue, purple, h.bane_kills, h.specter_hits, h.specter_kill, h.kills,
                 h.deaths, int(h.out), h.drains, h.encounters, h.runs, h.trade_ins, len(h.items), h.damage_dealt,
-                h.damage_taken, *h.score]
+                h.damage_taken, *h.score, h.fight_cap]
 
     def result(self) -> ReferenceGame:
         return ReferenceGame(
@@ -685,5 +690,7 @@ def play_scenario(scenario, seed: int | None = None, game: int = 0, *, dice: Seq
     seated as the run seats it."""
     kinds, params, heroes = scenario_lineup(scenario, game)
     board = board_of(Path(scenario.resources["map"]))
-    return play_reference(scenario.components, scenario.rules, board, scenario.players, scenario.turn_cap, kinds,
-                          params, heroes, scenario.seed if seed is None else seed, game, dice=dice, choices=choices)
+    played = play_reference(scenario.components, scenario.rules, board, scenario.players, scenario.turn_cap, kinds,
+                            params, heroes, scenario.seed if seed is None else seed, game, dice=dice, choices=choices)
+    played.scenario = scenario
+    return played

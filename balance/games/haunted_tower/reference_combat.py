@@ -40,6 +40,7 @@ class Fight:
     drained: bool = False        # it already gave a "-1" chit in this encounter
     slowed: bool = False         # the hero's next attack roll is at -2 (carrion crawler)
     over: bool = False
+    hurt: bool = False           # an attack of this combat round could hurt its target
 
 
 class Combat:
@@ -47,7 +48,9 @@ class Combat:
 
     def fight(self, h, ch) -> None:
         """The monster and the hero take turns, initiative rolled every round, until one dies or the hero runs
-        away (or the robber fly goes away)."""
+        away (or the robber fly goes away). A fight in which neither side can hurt the other may never end: after
+        100 combat rounds in a row in which no attack could hurt its target, the game ends there, unfinished (the
+        fight cap, a simulation limit like the turn cap)."""
         m = self.monsters[ch.index]
         f = Fight(ch, m, m.hp)
         self.battle = f
@@ -56,13 +59,15 @@ class Combat:
         self.emit(E.EV_FIGHT, h.seat, ch.id, ch.index)
         self.mcnt[h.seat, ch.index, L.MC_ENCOUNTERS] += 1
         try:
-            rounds = 0
+            quiet = 0                            # rounds in a row in which nobody could be hurt
             while not f.over:
-                if rounds == L.MAX_FIGHT_ROUNDS:     # a simulation limit, like the turn cap
+                if quiet == L.FIGHT_CAP_ROUNDS:
                     self.emit(E.EV_CAP, -1, self.turn_no, 1)
+                    h.fight_cap = 1
                     raise GameEnds(E.WIN_NONE)
-                rounds += 1
+                f.hurt = False
                 self.combat_round(h, f)
+                quiet = 0 if f.hurt else quiet + 1
         finally:
             self.battle = None
             if ch.loc == E.LOC_FIGHT:        # the Specter stays where it was, face up
@@ -150,7 +155,8 @@ class Combat:
         return True
 
     def back_up(self, h) -> None:
-        """The Specter: back up two squares along this turn's path (fewer if it is shorter or they are taken)."""
+        """The Specter: back up two squares along this turn's path (fewer if it is shorter or they are taken; none
+        when it did not move or both are taken). The `back` event names the square the hero ends on either way."""
         path = self.path
         k = min(2, len(path) - 1)
         while k > 0 and not self.free(path[-1 - k]):
@@ -196,6 +202,8 @@ class Combat:
         if f.slowed:
             total -= SLOWED_PENALTY
             f.slowed = False
+        if total - roll + 6 >= m.ac and self.may_harm(h, item, m):
+            f.hurt = True                   # a 6 would have hurt it
         hit = total >= m.ac
         self.emit(E.EV_ATTACK, h.seat, roll, total, int(hit))
         if hit:
@@ -251,9 +259,12 @@ class Combat:
         """1d6 + the monster's attack number of at least the hero's armour class hits: damage, an energy drain,
         the robber fly's theft or the rust monster's meal."""
         m = f.monster
+        ac = self.armour_class(h, m)
+        if 6 + m.attack >= ac and m.damage != "rust":
+            f.hurt = True                   # a 6 would have hurt the hero (or taken an item)
         roll = self.die(6)
         total = roll + m.attack
-        hit = total >= self.armour_class(h, m)
+        hit = total >= ac
         self.emit(E.EV_MONSTER_ATTACK, h.seat, roll, total, int(hit))
         if not hit:
             return
@@ -346,6 +357,7 @@ class Combat:
         if not f.monster.stays:
             self.monster_leaves(h, f.chit)
         h.deaths += 1
+        h.held = False                      # a death ends a ghoul's hold (the first re-enters at full strength)
         self.mcnt[h.seat, f.chit.index, L.MC_HERO_DEATHS] += 1
         if h.deaths >= 2:                   # "dead and out of the game": no "-1" chit to take
             h.out = True
@@ -354,7 +366,6 @@ class Combat:
             self.emit(E.EV_OUT, h.seat)
             return
         h.drains += 1
-        h.held = False                      # it re-enters at full strength: the ghoul's hold is over
         outside = [int(q) for q in self.board.outside if self.hero_on[int(q)] < 0]
         q = self.choose(S.respawn_nb, E.DEC_RESPAWN, outside, h.seat, self.g, h.seat)
         self.move_hero(h, q)

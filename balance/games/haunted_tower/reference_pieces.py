@@ -90,6 +90,7 @@ class Hero:
     damage_dealt: int = 0
     damage_taken: int = 0
     score: tuple[int, ...] = (0, 0, 0, 0, 0)   # points by scoring line, set at the end (layout.SCORE_LINES)
+    fight_cap: int = 0           # 1 when the game ended at the fight cap in this hero's fight
 
     def ability(self, kind: int) -> int:
         """The value of the hero's special ability when it is of this kind (``enums.AB_*``), else 0."""
@@ -153,6 +154,7 @@ class ReferenceGame:
     monsters: np.ndarray                 # int64[P, monsters, N_MC], layout.MONSTER_COUNTER_NAMES
     items: np.ndarray                    # int64[P, items, N_IC], layout.ITEM_COUNTER_NAMES
     draws: int                           # stream words drawn, all streams together
+    scenario: object = field(default=None, repr=False, compare=False)   # the Scenario of play_scenario; None: pieces
 
 
 def number_chits(c: HauntedTowerComponents) -> list[Chit]:

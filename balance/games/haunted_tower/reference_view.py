@@ -33,7 +33,8 @@ HERO_FIELDS = (L.HS_HERO, L.HS_SQ, L.HS_HP, L.HS_MAXHP, L.HS_ATTACK, L.HS_DRAINS
                L.HS_HELD_TURN, L.HS_N_ITEMS, L.HS_BLUE, L.HS_PURPLE, L.HS_STANDUPS, L.HS_KEPT_BLUE, L.HS_KEPT_PURPLE,
                L.HS_BANE_KILLS, L.HS_SPECTER_HIT, L.HS_SPECTER_KILL, L.HS_POINTS, L.HS_KILLS, L.HS_ENCOUNTERS,
                L.HS_RUNS, L.HS_TRADE_INS, L.HS_HAND_N, L.HS_HIT_SPECTER_NOW, L.HS_DAMAGE_DEALT, L.HS_DAMAGE_TAKEN,
-               L.HS_PTS_STANDUPS, L.HS_PTS_CHITS, L.HS_PTS_BANE, L.HS_PTS_SPECTER_HIT, L.HS_PTS_SPECTER_KILL)
+               L.HS_PTS_STANDUPS, L.HS_PTS_CHITS, L.HS_PTS_BANE, L.HS_PTS_SPECTER_HIT, L.HS_PTS_SPECTER_KILL,
+               L.HS_FIGHT_CAP)
 if HERO_FIELDS != tuple(range(L.N_HS)):
     raise ImportError("layout.HS_* are no longer numbered in View.hero_fields' order: update HERO_FIELDS and it")
 
@@ -77,7 +78,8 @@ class View:
                 len(h.items), len(h.items) + len(h.kept) - chits_purple, chits_purple, h.standups,
                 len(h.kept) - kept_purple, kept_purple, h.bane_kills, h.specter_hits, h.specter_kill, sum(h.score),
                 h.kills, h.encounters, h.runs, h.trade_ins, len(h.hand),
-                int(h.hit_specter_now and self.battle is not None), h.damage_dealt, h.damage_taken, *h.score]
+                int(h.hit_specter_now and self.battle is not None), h.damage_dealt, h.damage_taken, *h.score,
+                h.fight_cap]
 
     def scalars(self, n_cand: int) -> list[int]:
         """The shared ``layout.SC_*`` scalars."""
@@ -106,6 +108,7 @@ class View:
         sc[L.SC_PATH_FROM] = self.path[0] if self.path else -1
         sc[L.SC_VICTIM] = self.victim
         sc[L.SC_ROUND_START] = self.round_start
+        sc[L.SC_HURT] = int(fight.hurt) if fight else 0
         return sc
 
     def chit_fields(self, seat: int) -> tuple[np.ndarray, ...]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import GameSpec, ParamSpec, StrategySpec, lazy
-from ..kernel_common import chunk_arrays, counter_sums
 from . import enums as E
 from .components import SpookyTowerComponents, SpookyTowerRules, compile_rules
 
@@ -57,6 +56,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     The counters also come summed per block (``counters_sums``), for the aggregator; ``counter_rows=False``: only
     summed, the per-game ``counters`` left empty (``kernel_common.counter_sums``).
     """
+    from ..kernel_common import chunk_arrays, counter_sums
     from .kernel import simulate_nb
 
     s0, f0, kinds, params = compiled

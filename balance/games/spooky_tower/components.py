@@ -12,8 +12,6 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from . import enums as E
-from . import layout as L
-from .strategies import fill_ghost_values_nb
 
 Effect = Literal[
     "none", "ghost", "clue", "clock", "grimoire", "pet", "reroll", "fragment",
@@ -27,8 +25,8 @@ class _Strict(BaseModel):
 
 def _check_card(effects: list[str]) -> list[str]:
     n = len([x for x in effects if x != "none"])
-    if n > L.MAX_FX:
-        raise ValueError(f"a card with {n} effects (allowed: at most {L.MAX_FX} effects on a card)")
+    if n > E.MAX_FX:
+        raise ValueError(f"a card with {n} effects (allowed: at most {E.MAX_FX} effects on a card)")
     return effects
 
 
@@ -52,7 +50,7 @@ class Building(_Strict):
     @field_validator("photos")
     @classmethod
     def _photos(cls, v):
-        return _check_cards(v, L.MAX_PER_VALUE, "cards in a Building")
+        return _check_cards(v, E.MAX_PER_VALUE, "cards in a Building")
 
     @field_validator("bonus")
     @classmethod
@@ -116,8 +114,8 @@ class SpookyTowerComponents(_Strict):
     @field_validator("clock_dial")
     @classmethod
     def _dial(cls, v):
-        allowed = f"(allowed: 1 to {L.MAX_DIAL} effects, none of them 'clock')"
-        if not 1 <= len(v) <= L.MAX_DIAL:
+        allowed = f"(allowed: 1 to {E.MAX_DIAL} effects, none of them 'clock')"
+        if not 1 <= len(v) <= E.MAX_DIAL:
             raise ValueError(f"a dial of {len(v)} steps {allowed}")
         if "clock" in v:
             raise ValueError(f"a dial step cannot move the clock again, it would never stop {allowed}")
@@ -126,16 +124,16 @@ class SpookyTowerComponents(_Strict):
     @field_validator("park_requirements")
     @classmethod
     def _park(cls, v):
-        if len(v) > L.MAX_PARK or any(r < 1 or r > 50 for r in v):
-            problem = (f"{len(v)} Park cards" if len(v) > L.MAX_PARK
+        if len(v) > E.MAX_PARK or any(r < 1 or r > 50 for r in v):
+            problem = (f"{len(v)} Park cards" if len(v) > E.MAX_PARK
                        else "a Park card needing fewer than 1 or more than 50 clues")
-            raise ValueError(f"{problem} (allowed: at most {L.MAX_PARK} Park cards, each needing 1 to 50 clues)")
+            raise ValueError(f"{problem} (allowed: at most {E.MAX_PARK} Park cards, each needing 1 to 50 clues)")
         return v
 
     @field_validator("grimoire")
     @classmethod
     def _grimoire(cls, v):
-        return _check_cards(v, L.MAX_GRIMOIRE, "Grimoire cards")
+        return _check_cards(v, E.MAX_GRIMOIRE, "Grimoire cards")
 
     @model_validator(mode="after")
     def _town_and_thresholds(self):
@@ -181,6 +179,7 @@ def public_features(components: SpookyTowerComponents) -> np.ndarray:
 
     This is what the Building side shows every player, so strategies may use it.
     """
+    from . import layout as L       # Numba's: loaded by what plays a game, never by a scenario's checks
     feat = np.zeros((L.NV, E.N_EFFECTS), np.float64)
     for b in components.buildings:
         for photo in b.photos:
@@ -196,6 +195,8 @@ def compile_rules(components: SpookyTowerComponents, rules: SpookyTowerRules, n_
     ``s0`` holds the rules region filled in and a zeroed state region; ``f0`` the public card statistics.
     Cards get ids by value, then in the order listed, so the cards of one value are contiguous.
     """
+    from . import layout as L
+    from .strategies import fill_ghost_values_nb
     s = np.zeros(L.BASE_SIZE, np.int64)
     by_value = {b.value: b for b in components.buildings}
     card = 0

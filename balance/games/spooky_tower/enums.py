@@ -139,6 +139,13 @@ EVENT_NAMES = (
 N_VALUES = 13        # Building values 1..12; index 0 unused
 MAX_PLAYERS = 4      # four House boards and Reroll tokens in the box
 
+# --- Component limits: the kernel's fixed array sizes (layout), which the scenario's checks enforce -------------
+MAX_PER_VALUE = 40   # cards of one Building value
+MAX_FX = 8           # effects on one Photo, bonus or Grimoire card
+MAX_GRIMOIRE = 60
+MAX_DIAL = 24
+MAX_PARK = 20
+
 # Per-game counters per (seat, value): cards taken, cards flipped, ghosts captured from its photos.
 CNT_TAKEN = 0
 CNT_FLIPPED = 1

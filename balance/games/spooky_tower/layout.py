@@ -22,12 +22,12 @@ from . import enums as E
 
 MAX_PLAYERS = E.MAX_PLAYERS
 NV = E.N_VALUES
-MAX_PER_VALUE = 40     # cards of one Building value
+MAX_PER_VALUE = E.MAX_PER_VALUE     # cards of one Building value
 MAX_CARDS = NV * MAX_PER_VALUE
-MAX_FX = 8             # effects on one Photo, bonus or Grimoire card
-MAX_GRIMOIRE = 60
-MAX_DIAL = 24
-MAX_PARK = 20
+MAX_FX = E.MAX_FX                   # effects on one Photo, bonus or Grimoire card
+MAX_GRIMOIRE = E.MAX_GRIMOIRE
+MAX_DIAL = E.MAX_DIAL
+MAX_PARK = E.MAX_PARK
 PEND_ROWS = MAX_PER_VALUE * MAX_FX + MAX_FX
 STACK_ROWS = 2 * MAX_CARDS * MAX_FX + MAX_GRIMOIRE * MAX_FX + 8
 N_PARAMS = 4

@@ -10,6 +10,8 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from .. import EngineDisagreement
+from ..trace_header import header, header_lines
 from . import enums as E
 from .reference import CardBook, ReferenceGame, Snapshot, play_scenario, scenario_lineup
 
@@ -98,8 +100,7 @@ def snapshot_record(snap: Snapshot) -> dict:
 
 def records(game: ReferenceGame) -> Iterator[dict]:
     """The game as JSON-ready dicts: a "game" header, every event, and a snapshot after each turn."""
-    yield {"type": "game", "seed": game.seed, "game": game.game, "players": game.n_players,
-           "strategies": [KIND_NAMES.get(k, f"kind{k}") for k in game.kinds]}
+    yield header(game.scenario, game.seed, game.game, [KIND_NAMES.get(k, f"kind{k}") for k in game.kinds])
     turn = 0
     for row in game.events:
         kind, player = int(row[0]), int(row[1])
@@ -212,7 +213,7 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
     if len(names) != game.n_players:
         raise ValueError(f"{len(names)} names for {game.n_players} players")
     seats = ", ".join(f"{n} ({KIND_NAMES.get(k, f'kind {k}')})" for n, k in zip(names, game.kinds))
-    lines = [f"Spooky Tower, seed {game.seed}, game {game.game}: {seats}"]
+    lines = header_lines("Spooky Tower", next(records(game)), seats)
     turn = 0
     for row in game.events:
         if row[0] in (E.EV_TURN, E.EV_CAP) and turn > 0:
@@ -261,7 +262,7 @@ def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) 
 
 def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
     """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
-    against the kernel's trace of the same game; raises RuntimeError if the two engines disagree."""
+    against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
     from . import compile_scenario
     from .kernel import trace_game
 
@@ -272,5 +273,5 @@ def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
     events, s = trace_game(s0, f0, kinds, params, seed, game)
     problem = kernel_disagreement(ref, events, s)
     if problem:
-        raise RuntimeError(f"kernel and reference engine disagree on seed {seed}, game {game}: {problem}")
+        raise EngineDisagreement(scenario, seed, game, problem)
     return ref

@@ -168,6 +168,7 @@ class ReferenceGame:
     counters: np.ndarray                 # int64[P, N_VALUES, N_CNT], enums.CNT_*
     town: list[list[int]]                # final Town stacks by value (index 0 unused), bottom to top
     draws: int                           # random numbers drawn, all streams together (dice, shuffles, seats)
+    scenario: object = field(default=None, repr=False, compare=False)   # the Scenario of play_scenario; None: pieces
 
 
 # --- the game --------------------------------------------------------------------------------------------------------
@@ -623,5 +624,7 @@ def play_scenario(scenario, seed: int | None = None, game: int = 0, **script) ->
     seats rotated as the run rotates them). ``script``: ``dice``, ``town``, ``choices`` as in :func:`play_reference`.
     """
     kinds, params = scenario_lineup(scenario, game)
-    return play_reference(scenario.components, scenario.rules, scenario.players, scenario.turn_cap, kinds, params,
-                          scenario.seed if seed is None else seed, game, **script)
+    played = play_reference(scenario.components, scenario.rules, scenario.players, scenario.turn_cap, kinds, params,
+                            scenario.seed if seed is None else seed, game, **script)
+    played.scenario = scenario
+    return played
