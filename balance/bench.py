@@ -61,6 +61,7 @@ class RunSpeed:
     run_gps: float              # marginal games/s of a whole run, (games - small) / (best wall - best wall)
     ratios: tuple               # each repeat's run / kernel from its own three measurements (the wall times)
     cpu_ratio: float            # the same in this process's CPU seconds, the median of the repeats
+    loop_share: float           # the kernel's share of the larger run's loop (its own timing), median of the repeats
     contrasts: int = 0          # contrast variants a run also plays (co-operative games), as many games each
     with_contrasts_gps: float | None = None     # marginal scenario games/s of a whole run that plays them too
 
@@ -75,7 +76,8 @@ class RunSpeed:
         out = [f"run        {self.run_gps:>14,.0f} games/s  (marginal: a whole run of {self.games:,} games against "
                f"{self.small:,}, best of {len(self.ratios)})",
                f"run / kernel = {self.ratio:.2f}    (the kernel alone on the same games, median of the repeats "
-               f"{spread}; in CPU time {self.cpu_ratio:.2f})"]
+               f"{spread}; in CPU time {self.cpu_ratio:.2f}; the kernel's share of the run's loop "
+               f"{self.loop_share:.3f})"]
         if self.contrasts and self.with_contrasts_gps:
             out.append(f"           with its {self.contrasts} contrast variant{'s' if self.contrasts > 1 else ''}, "
                        f"as many games each: {self.with_contrasts_gps:,.0f} scenario games/s = "
@@ -138,7 +140,8 @@ class BenchResult:
             f"kernel / reference = {self.vs_reference:,.0f}x    "
             f"floor / kernel = {self.vs_floor:.1f}x (information only)",
         ] + (self.run.lines() if self.run is not None else [])
-          + (self.report.lines() if self.report is not None else []) + ([f"cold compile {self.cold_compile_s:>10.1f} s        (the kernel compiled into a fresh Numba cache, in "
+          + (self.report.lines() if self.report is not None else [])
+          + ([f"cold compile {self.cold_compile_s:>10.1f} s        (the kernel compiled into a fresh Numba cache, in "
               "a new process)"] if self.cold_compile_s is not None else [])
           + ([f"             {self.cold_statistics_s:>10.1f} s more   (the statistics, compiled after it: a first run "
               "counts both as compile/load)"] if self.cold_statistics_s is not None else []))
@@ -188,15 +191,22 @@ def run_speed(scenario: Scenario, games: int, threads: int | None = None) -> Run
     sized = {n: load_scenario(scenario.to_dict(), games=n) for n in (small, games)}
     options = RunOptions(threads=threads, progress=False, contrasts=False)
 
+    done = []
+
     def whole(n: int, contrasts: bool = False) -> tuple[float, float]:
-        return _timed(lambda: run(sized[n], replace(options, contrasts=contrasts)))
+        return _timed(lambda: done.append(run(sized[n], replace(options, contrasts=contrasts))))
+
+    def loop_share(results) -> float:
+        """The kernel's share of a run's loop: its seconds playing chunks over the loop's (compile/load out)."""
+        t = results.meta["timing"]
+        return t["simulate_s"] / max(t["wall_s"] - t["compile_s"], 1e-9)
 
     spec = scenario.spec()
     compiled = spec.compile_scenario(scenario)
     n_threads = set_threads(threads)
     out = play_chunk(spec, compiled, scenario, small, games - small, n_threads, counter_rows=False)
     whole(small)                    # the statistics' tallies loaded (or compiled) before anything is timed
-    kernel, smalls, larges, ratios, cpu = [], [], [], [], []
+    kernel, smalls, larges, ratios, cpu, shares = [], [], [], [], [], []
     for _ in range(REPEATS):
         k = _timed(lambda: play_chunk(spec, compiled, scenario, small, games - small, n_threads, out=out,
                                       counter_rows=False))
@@ -206,13 +216,15 @@ def run_speed(scenario: Scenario, games: int, threads: int | None = None) -> Run
         larges.append(b[0])
         ratios.append(k[0] / max(b[0] - a[0], 1e-9))
         cpu.append(k[1] / max(b[1] - a[1], 1e-9))
+        shares.append(loop_share(done[-1]))
     n = len(variants(scenario))
     with_contrasts = None
     if n:
         a, b = whole(small, True)[0], whole(games, True)[0]
         with_contrasts = (games - small) / max(b - a, 1e-9)
     return RunSpeed(games, small, (games - small) / min(kernel), (games - small) / max(min(larges) - min(smalls), 1e-9),
-                    tuple(ratios), sorted(cpu)[len(cpu) // 2], n, with_contrasts)
+                    tuple(ratios), sorted(cpu)[len(cpu) // 2], sorted(shares)[len(shares) // 2], n,
+                    with_contrasts)
 
 
 def report_speed(scenario: Scenario, games: int = REPORT_GAMES, threads: int | None = None) -> ReportSpeed:

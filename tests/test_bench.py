@@ -21,9 +21,10 @@ def test_bench_reports_the_run_against_its_kernel_and_a_reports_time(cli, scenar
     assert re.search(r"run +[\d,]+ games/s +\(marginal: a whole run of 1,000 games against 100, best of 3\)", run)
     ratio = next(line for line in lines if line.startswith("run / kernel = "))
     got = re.match(r"run / kernel = (\d+\.\d\d) .*median of the repeats (\d+\.\d\d), (\d+\.\d\d), (\d+\.\d\d); "
-                   r"in CPU time (\d+\.\d\d)\)", ratio)
+                   r"in CPU time (\d+\.\d\d); the kernel's share of the run's loop (\d\.\d\d\d)\)", ratio)
     assert got, ratio
     assert float(got[1]) == sorted(float(x) for x in got.groups()[1:4])[1] and float(got[5]) > 0
+    assert 0 < float(got[6]) <= 1
     with_contrasts = [line for line in lines if "contrast variant" in line]
     assert len(with_contrasts) == (1 if contrasts else 0)
     if contrasts:
