@@ -257,7 +257,7 @@ def test_figures_use_the_tables_units_drop_empty_kinds_and_carry_a_caption():
     assert heights == pytest.approx(sorted(100 * r.victories.share.iloc[1:]))
     assert "%" in ax.get_ylabel() and fig._suptitle.get_text()
     fig = r.plot.cards()
-    bottom = fig.axes[1]
+    bottom = fig.axes[-1]                     # the win-rate differences, under a row per counter
     ys = np.asarray(bottom.containers[0][0].get_ydata(), dtype=float)      # the errorbar's points
     assert ys == pytest.approx(100 * r.cards.win_rate_diff.to_numpy(), nan_ok=True)
     assert "percentage points" in bottom.get_ylabel() and "association" in fig._suptitle.get_text()
