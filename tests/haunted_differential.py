@@ -41,10 +41,12 @@ EVENT_FIELDS = {
     E.EV_RUN: ("d10+", "escaped"), E.EV_BACK: ("square",), E.EV_ATTACK: ("d6", "total", "hit"),
     E.EV_IMMUNE: ("chit",), E.EV_DAMAGE: ("damage", "hp_left"), E.EV_USED_UP: ("chit",),
     E.EV_MONSTER_ATTACK: ("d6", "total", "hit"), E.EV_HIT_ROLL: ("d10", "outcome"), E.EV_WOUND: ("lost", "hp_left"),
-    E.EV_DRAIN: ("drains",), E.EV_STOLEN: ("chit", "square"), E.EV_FLY_AWAY: ("chit",), E.EV_RUSTED: ("chit",),
+    E.EV_DRAIN: ("drains",), E.EV_STOLEN: ("chit", "square", "chosen_by"), E.EV_FLY_AWAY: ("chit",),
+    E.EV_RUSTED: ("chit", "chosen_by"),
     E.EV_KILL: ("chit", "monster"), E.EV_DEATH: ("deaths", "square"), E.EV_MONSTER_GONE: ("chit",),
     E.EV_TRADE: ("partner", "given", "received"), E.EV_WIN: ("victory", "mask"), E.EV_CAP: ("turns",),
-    E.EV_SCORE: ("points",), E.EV_ILLEGAL: ("decision", "answer"),
+    E.EV_SCORE: ("points",), E.EV_ILLEGAL: ("decision", "answer"), E.EV_WEAPON: ("chit",),
+    E.EV_STEP: ("square", "cost"),
 }
 
 

@@ -42,7 +42,7 @@ def test_run_prints_the_haunted_tower_tables(cli):
 def test_run_with_another_number_of_players_cycles_the_listed_seats_and_says_so(cli, players, note):
     res = cli("run", SCENARIO, "-n", 60, "--players", players, "--threads", 1, "--no-contrasts")
     assert res.exit_code == 0, res.output
-    assert res.output.splitlines()[2] == note
+    assert res.stdout.splitlines()[2] == note         # stdout: a first run's compile notice goes to stderr
     res = cli("run", SCENARIO, "-n", 60, "--players", 4, "--threads", 1, "--no-contrasts")
     assert res.exit_code == 0 and "Note:" not in res.output       # the listed number: as before
 

@@ -5,8 +5,9 @@ exactly one place (in its square's slot, in one hero's items, kept by one hero, 
 room counts, the heroes' chit counts against the chits they own, hit points within 0..maximum for every hero still in
 and at most zero for a hero out, item slots within their limits, out heroes off the board, a winner iff the game
 ended with a victory, the Specter's killer holding its chit, points equal to the sum of their scoring lines, the
-cap respected (the fight cap counted only in an unfinished game, for one hero) and no illegal answer. A traced subset also checks that no hero acts after it is out. The games cover
-3-6 players, every shipped strategy in mixed tables and every rule option.
+cap respected (the fight cap counted only in an unfinished game, for one hero) and no illegal answer. A traced
+subset also checks that no hero acts after it is out. The games cover 3-6 players, every shipped strategy in mixed
+tables and every rule option.
 """
 from __future__ import annotations
 

@@ -435,11 +435,27 @@ def moved(t, p, where, roll):
     return t.turn(p, dice=[roll], choices=[t.sq(*where)])
 
 
+def steps(t, *path, p=0):
+    """The `step` rows of a move's path: ((level, row, col), cost) for each square it enters."""
+    return [(E.EV_STEP, p, t.sq(*q), cost, 0) for q, cost in path]
+
+
+def no_steps(events):
+    """The events without the `step` rows: for where a move ended and what came after it."""
+    return [e for e in events if e[0] != E.EV_STEP]
+
+
+def corridor(t, first, last, row=7):
+    """The `step` rows of a walk along a Tower 1 corridor row, one point a square, from column `first` to `last`."""
+    return steps(t, *(((1, row, c), 1) for c in range(first, last + 1)))
+
+
 def test_movement_points_are_speed_plus_1d6_and_any_square_within_them_is_a_legal_stop():
     t = Table()
     t.place(0, t.sq(1, 7, 10))
     ev = moved(t, 0, (1, 7, 17), 4)                    # speed 3 + 4 = 7 steps along the corridor
-    assert ev[1:] == [(E.EV_MOVE_ROLL, 0, 4, 7, 0), (E.EV_MOVE, 0, t.sq(1, 7, 10), t.sq(1, 7, 17), 7)]
+    assert ev[1:] == [(E.EV_MOVE_ROLL, 0, 4, 7, 0), (E.EV_MOVE, 0, t.sq(1, 7, 10), t.sq(1, 7, 17), 7)] \
+        + corridor(t, 11, 17)
     assert t.hs(0, L.HS_SQ) == t.sq(1, 7, 17) and t.at_sq(t.sq(1, 7, 10)) == (-1, -1)
     assert t.sc(L.SC_LEFT) == 0
 
@@ -456,8 +472,9 @@ def test_a_hero_may_stop_early_or_stay_put():
     t = Table()
     t.place(0, t.sq(1, 7, 10))
     ev = moved(t, 0, (1, 7, 12), 6)
-    assert ev[-1] == (E.EV_MOVE, 0, t.sq(1, 7, 10), t.sq(1, 7, 12), 2) and t.sc(L.SC_LEFT) == 7
-    ev = moved(t, 0, (1, 7, 12), 1)
+    assert ev[-3:] == [(E.EV_MOVE, 0, t.sq(1, 7, 10), t.sq(1, 7, 12), 2)] + corridor(t, 11, 12)
+    assert t.sc(L.SC_LEFT) == 7
+    ev = moved(t, 0, (1, 7, 12), 1)                    # staying put: no step
     assert ev[-1] == (E.EV_MOVE, 0, t.sq(1, 7, 12), t.sq(1, 7, 12), 0) and t.sc(L.SC_LEFT) == 4
 
 
@@ -471,7 +488,8 @@ def test_the_movement_bonus_ability_adds_to_the_movement_points():
     t = Table(heroes=["scout", "fighter", "dwarf"], components=scout_components())
     t.place(0, t.sq(1, 7, 10))
     ev = moved(t, 0, (1, 7, 16), 1)                    # 3 + 1 + 2 = 6
-    assert ev[1:] == [(E.EV_MOVE_ROLL, 0, 1, 6, 0), (E.EV_MOVE, 0, t.sq(1, 7, 10), t.sq(1, 7, 16), 6)]
+    assert ev[1:] == [(E.EV_MOVE_ROLL, 0, 1, 6, 0), (E.EV_MOVE, 0, t.sq(1, 7, 10), t.sq(1, 7, 16), 6)] \
+        + corridor(t, 11, 16)
     t2 = Table(heroes=["scout", "fighter", "dwarf"], components=scout_components())
     t2.place(0, t2.sq(1, 7, 10))
     assert moved(t2, 0, (1, 7, 17), 1)[-1][:3] == (E.EV_ILLEGAL, 0, E.DEC_MOVE)
@@ -481,7 +499,8 @@ def test_a_door_costs_one_more_point():
     t = Table()
     t.place(0, t.sq(1, 7, 10))
     ev = moved(t, 0, (1, 3, 10), 1)                    # through the Mess Hall door (2), then 2 steps: 4
-    assert ev[-1] == (E.EV_MOVE, 0, t.sq(1, 7, 10), t.sq(1, 3, 10), 4)
+    assert ev[-4:] == [(E.EV_MOVE, 0, t.sq(1, 7, 10), t.sq(1, 3, 10), 4)] \
+        + steps(t, ((1, 5, 10), 2), ((1, 4, 10), 1), ((1, 3, 10), 1))
     t = Table()
     t.place(0, t.sq(1, 7, 10))
     assert moved(t, 0, (1, 2, 10), 1)[-1] == (E.EV_ILLEGAL, 0, E.DEC_MOVE, t.sq(1, 2, 10), 0)       # 5 > 4
@@ -491,13 +510,15 @@ def test_a_staircase_square_costs_one_more_point_and_its_top_leads_to_the_landin
     t = Table()
     t.place(0, t.sq(1, 7, 6))
     ev = moved(t, 0, (1, 7, 2), 4)                     # 1 + 2 + 2 + 2 = 7: the top of staircase a
-    assert ev[-1] == (E.EV_MOVE, 0, t.sq(1, 7, 6), t.sq(1, 7, 2), 7)
+    stairs = steps(t, ((1, 7, 5), 1), ((1, 7, 4), 2), ((1, 7, 3), 2), ((1, 7, 2), 2))
+    assert ev[-5:] == [(E.EV_MOVE, 0, t.sq(1, 7, 6), t.sq(1, 7, 2), 7)] + stairs
     t = Table()
     t.place(0, t.sq(1, 7, 6))
     assert moved(t, 0, (2, 7, 2), 4)[-1][:3] == (E.EV_ILLEGAL, 0, E.DEC_MOVE)     # the landing: 8 > 7
     t = Table()
     t.place(0, t.sq(1, 7, 6))
-    assert moved(t, 0, (2, 7, 2), 5)[-1] == (E.EV_MOVE, 0, t.sq(1, 7, 6), t.sq(2, 7, 2), 8)
+    assert moved(t, 0, (2, 7, 2), 5)[-6:] == [(E.EV_MOVE, 0, t.sq(1, 7, 6), t.sq(2, 7, 2), 8)] + stairs \
+        + steps(t, ((2, 7, 2), 1))
 
 
 @pytest.mark.parametrize("what", ["chit", "face_up_item", "hero"])
@@ -519,8 +540,15 @@ def test_a_hero_moves_through_squares_holding_chits_and_heroes():
     t.put("giant_rat", t.sq(1, 7, 11))
     t.place(1, t.sq(1, 7, 12))
     ev = moved(t, 0, (1, 7, 14), 1)                    # 4 steps: through the chit and the dwarf
-    assert ev[-1] == (E.EV_MOVE, 0, t.sq(1, 7, 10), t.sq(1, 7, 14), 4)
-    # the path is recorded when read (the Specter's back-up): from the start, under this turn's climbing table
+    assert ev[-5:] == [(E.EV_MOVE, 0, t.sq(1, 7, 10), t.sq(1, 7, 14), 4)] + corridor(t, 11, 14)
+    # the trace's `step` rows are the path the Specter's back-up reads (recorded with them in a traced game)
+    assert [int(x) for x in t.s[L.PATH:L.PATH + t.sc(L.SC_PATH_N)]] == [t.sq(1, 7, c) for c in range(10, 15)]
+    # untraced, the path is recorded only when read: from the start, under this turn's climbing table
+    t = Table(rows=0)
+    t.place(0, t.sq(1, 7, 10))
+    t.put("giant_rat", t.sq(1, 7, 11))
+    t.place(1, t.sq(1, 7, 12))
+    assert moved(t, 0, (1, 7, 14), 1) == [] and t.hs(0, L.HS_SQ) == t.sq(1, 7, 14)
     assert t.sc(L.SC_PATH_N) == 0 and t.sc(L.SC_PATH_FROM) == t.sq(1, 7, 10)
     from balance.games.haunted_tower.movement import record_path_nb
     record_path_nb(t.s, t.g, t.d, t.sc(L.SC_CLIMB), t.sc(L.SC_PATH_FROM), t.hs(0, L.HS_SQ))
@@ -539,7 +567,7 @@ def test_a_chit_directly_behind_a_door_is_adjacent_only_with_a_movement_point_le
         assert ev[-2:] == [(E.EV_REVEAL, 0, c, E.CONTENT_ITEM, t.item("potion_of_healing")),
                            (E.EV_LEAVE, 0, c, 0, 0)]
     else:
-        assert ev[-1][0] == E.EV_MOVE and t.faceup(c) == 0
+        assert ev[-1][0] == E.EV_STEP and only(ev, E.EV_REVEAL) == [] and t.faceup(c) == 0
 
 
 def test_the_chit_behind_a_door_is_offered_after_the_adjacent_ones():
@@ -593,7 +621,7 @@ def test_anyone_may_leave_tower_1_once_it_holds_no_chit(gate_opens):
     t.empty_level(1)
     t.put("skeleton", t.sq(2, 2, 2))                # chits elsewhere do not matter
     ev = t.turn(0, dice=[1], choices=[landing])
-    assert ev[-1] == (E.EV_MOVE, 0, t.sq(1, 7, 3), landing, 3) and t.level_chits(1) == 0
+    assert no_steps(ev)[-1] == (E.EV_MOVE, 0, t.sq(1, 7, 3), landing, 3) and t.level_chits(1) == 0
 
 
 @pytest.mark.parametrize("gate_opens, opens", [("all_revealed", True), ("no_chits", False)])
@@ -604,7 +632,7 @@ def test_a_revealed_item_left_on_tower_1_keeps_its_gate_shut_only_under_no_chits
     t.put("holy_water", t.sq(1, 2, 2), face_up=True)        # a revealed item still lies on Tower 1
     ev = t.turn(0, dice=[1], choices=[landing])
     if opens:
-        assert ev[-1] == (E.EV_MOVE, 0, t.sq(1, 7, 3), landing, 3)
+        assert no_steps(ev)[-1] == (E.EV_MOVE, 0, t.sq(1, 7, 3), landing, 3)
     else:
         assert ev[-1] == (E.EV_ILLEGAL, 0, E.DEC_MOVE, landing, 0)
 
@@ -652,7 +680,7 @@ def test_anyone_may_leave_tower_2_once_it_holds_no_chit_even_with_tower_1_full()
     landing = gate2(t)
     t.empty_level(2)
     ev = t.turn(0, dice=[1], choices=[landing])
-    assert ev[-1] == (E.EV_MOVE, 0, t.sq(2, 17, 25), landing, 1)
+    assert no_steps(ev)[-1] == (E.EV_MOVE, 0, t.sq(2, 17, 25), landing, 1)
 
 
 @pytest.mark.parametrize("n_items, ok", [(1, False), (2, True)])
@@ -670,10 +698,10 @@ def test_going_down_is_always_allowed():
     t.put("skeleton", t.sq(2, 2, 2))
     t.place(0, t.sq(2, 7, 2))
     ev = t.turn(0, dice=[1], choices=[t.sq(1, 7, 3)])        # landing A -> top of a (2) -> (1, 7, 3) (2)
-    assert ev[-1] == (E.EV_MOVE, 0, t.sq(2, 7, 2), t.sq(1, 7, 3), 4)
+    assert no_steps(ev)[-1] == (E.EV_MOVE, 0, t.sq(2, 7, 2), t.sq(1, 7, 3), 4)
     t.place(1, t.sq(3, 17, 25))
     ev = t.turn(1, dice=[2], choices=[t.sq(2, 16, 25)])      # the dwarf, 4 points: landing B -> top of b -> (2, 16, 25)
-    assert ev[-1] == (E.EV_MOVE, 1, t.sq(3, 17, 25), t.sq(2, 16, 25), 4)
+    assert no_steps(ev)[-1] == (E.EV_MOVE, 1, t.sq(3, 17, 25), t.sq(2, 16, 25), 4)
 
 
 # =====================================================================================================================
@@ -838,7 +866,7 @@ def test_no_drop_is_asked_without_a_free_adjacent_square_or_without_items():
     ev = t.turn(0, dice=[1], choices=stay(t, 0))
     assert kinds(ev) == [E.EV_TURN, E.EV_MOVE_ROLL, E.EV_MOVE]
     ev = t.turn(1, dice=[1], choices=[t.sq(1, 7, 10)])
-    assert kinds(ev) == [E.EV_TURN, E.EV_MOVE_ROLL, E.EV_MOVE]
+    assert kinds(ev) == [E.EV_TURN, E.EV_MOVE_ROLL, E.EV_MOVE, E.EV_STEP]
 
 
 # =====================================================================================================================

@@ -68,8 +68,9 @@ def test_initiative_is_rolled_every_round_and_the_higher_side_acts_first_until_t
     ev = t.fight(0, c, dice=[2, 5, 1, 6] + [5, 2, 6], choices=[OWN, OWN])
     assert ev == [fight_of(t, c),
                   (E.EV_INITIATIVE, 0, 2, 5, 0), (E.EV_MONSTER_ATTACK, 0, 1, 6, 0),         # 1 + 5 < AC 7
-                  (E.EV_ATTACK, 0, 6, 9, 1), (E.EV_DAMAGE, 0, 2, 2, 0),                    # 1 + 1 (fighter)
-                  (E.EV_INITIATIVE, 0, 5, 2, 1), (E.EV_ATTACK, 0, 6, 9, 1), (E.EV_DAMAGE, 0, 2, 0, 0),
+                  (E.EV_WEAPON, 0, -1, 0, 0), (E.EV_ATTACK, 0, 6, 9, 1), (E.EV_DAMAGE, 0, 2, 2, 0),  # 1 + 1
+                  (E.EV_INITIATIVE, 0, 5, 2, 1), (E.EV_WEAPON, 0, -1, 0, 0), (E.EV_ATTACK, 0, 6, 9, 1),
+                  (E.EV_DAMAGE, 0, 2, 0, 0),
                   (E.EV_KILL, 0, c, m, 0)]
     assert t.result == C.MONSTER_DIED
     # the hero keeps the chit and the stand-up
@@ -93,8 +94,8 @@ def test_zombies_always_lose_the_initiative_and_no_die_is_rolled():
     t = Table()
     c = arena(t, "zombie")                                      # HP 2; att 2; AC 4
     ev = t.fight(0, c, dice=[1], choices=[OWN])
-    assert ev[1:] == [(E.EV_INITIATIVE, 0, -1, -1, 1), (E.EV_ATTACK, 0, 1, 4, 1), (E.EV_DAMAGE, 0, 2, 0, 0),
-                      (E.EV_KILL, 0, c, t.monster("zombie"), 0)]
+    assert ev[1:] == [(E.EV_INITIATIVE, 0, -1, -1, 1), (E.EV_WEAPON, 0, -1, 0, 0), (E.EV_ATTACK, 0, 1, 4, 1),
+                      (E.EV_DAMAGE, 0, 2, 0, 0), (E.EV_KILL, 0, c, t.monster("zombie"), 0)]
 
 
 @pytest.mark.parametrize("ties, first", [("hero", 1), ("monster", 0)])
@@ -103,7 +104,7 @@ def test_initiative_ties_hero_or_monster_settles_a_tie_without_a_reroll(ties, fi
     c = arena(t, "giant_rat")                                   # HP 1; att 1; AC 5
     if first:
         ev = t.fight(0, c, dice=[4, 4, 6], choices=[OWN])
-        assert ev[1:3] == [(E.EV_INITIATIVE, 0, 4, 4, 1), (E.EV_ATTACK, 0, 6, 9, 1)]
+        assert ev[1:4] == [(E.EV_INITIATIVE, 0, 4, 4, 1), (E.EV_WEAPON, 0, -1, 0, 0), (E.EV_ATTACK, 0, 6, 9, 1)]
     else:
         ev = t.fight(0, c, dice=[4, 4, 1, 6], choices=[OWN])
         assert ev[1:3] == [(E.EV_INITIATIVE, 0, 4, 4, 0), (E.EV_MONSTER_ATTACK, 0, 1, 2, 0)]
@@ -133,14 +134,14 @@ def test_the_hero_hits_when_1d6_plus_attack_reaches_the_armour_class():
     t = Table()
     c = arena(t, "giant_rat")                                   # AC 5: 2 + 3 = 5 hits
     ev = t.fight(0, c, dice=HERO_FIRST + [2], choices=[OWN])
-    assert ev[2:4] == [(E.EV_ATTACK, 0, 2, 5, 1), (E.EV_DAMAGE, 0, 2, -1, 0)]
+    assert ev[2:5] == [(E.EV_WEAPON, 0, -1, 0, 0), (E.EV_ATTACK, 0, 2, 5, 1), (E.EV_DAMAGE, 0, 2, -1, 0)]
 
 
 def test_the_hero_misses_below_the_armour_class():
     t = Table()
     c = arena(t, "giant_rat")                                   # 1 + 3 = 4 < 5; the rat's attack; a new round
     ev = t.fight(0, c, dice=HERO_FIRST + [1, 1] + HERO_FIRST + [6], choices=[OWN, OWN])
-    assert ev[2:5] == [(E.EV_ATTACK, 0, 1, 4, 0), (E.EV_MONSTER_ATTACK, 0, 1, 2, 0), (E.EV_INITIATIVE, 0, 6, 1, 1)]
+    assert ev[3:6] == [(E.EV_ATTACK, 0, 1, 4, 0), (E.EV_MONSTER_ATTACK, 0, 1, 2, 0), (E.EV_INITIATIVE, 0, 6, 1, 1)]
 
 
 @pytest.mark.parametrize("roll, hit", [(2, False), (3, True)])
@@ -150,7 +151,7 @@ def test_each_minus_one_chit_takes_one_from_the_attack(roll, hit):
     c = arena(t, "giant_rat")
     dice = HERO_FIRST + [roll] + ([] if hit else [1] + HERO_FIRST + [6])
     ev = t.fight(0, c, dice=dice, choices=[OWN] * (1 if hit else 2))
-    assert ev[2] == (E.EV_ATTACK, 0, roll, roll + 2, int(hit))
+    assert ev[2:4] == [(E.EV_WEAPON, 0, -1, 0, 0), (E.EV_ATTACK, 0, roll, roll + 2, int(hit))]
 
 
 @pytest.mark.parametrize("roll, hit", [(1, True)])
@@ -159,7 +160,8 @@ def test_a_weapon_adds_its_attack_bonus(roll, hit):
     (sword,) = t.give(0, "sword_plus_1")
     c = arena(t, "giant_rat")
     ev = t.fight(0, c, dice=HERO_FIRST + [roll], choices=[ITEM1])
-    assert ev[2:4] == [(E.EV_ATTACK, 0, 1, 5, 1), (E.EV_DAMAGE, 0, 2, -1, 0)]     # sword +1: no damage bonus
+    assert ev[2:5] == [(E.EV_WEAPON, 0, sword, 0, 0), (E.EV_ATTACK, 0, 1, 5, 1),
+                       (E.EV_DAMAGE, 0, 2, -1, 0)]                                # sword +1: no damage bonus
 
 
 def test_only_one_weapon_counts_in_an_attack():
@@ -184,7 +186,7 @@ def test_the_undead_bonus_counts_against_undead_only(hero, monster, roll, hit):
     dice = HERO_FIRST + [roll] + ([] if hit else [1] + HERO_FIRST + [6])
     ev = t.fight(0, c, dice=dice, choices=[OWN] * (1 if hit else 2))
     bonus = {"cleric": 2, "fighter": 3}[hero] + (2 if hero == "cleric" and monster == "skeleton" else 0)
-    assert ev[2] == (E.EV_ATTACK, 0, roll, roll + bonus, int(hit))
+    assert ev[2:4] == [(E.EV_WEAPON, 0, -1, 0, 0), (E.EV_ATTACK, 0, roll, roll + bonus, int(hit))]
 
 
 @pytest.mark.parametrize("hero, item, damage", [
@@ -235,11 +237,12 @@ def test_only_an_attack_of_the_right_kind_damages_an_immune_monster(hero, item, 
     hp = int(mt[L.MT_HP])
     ev = t.fight(0, c, dice=HERO_FIRST + [6, 1] + ESCAPE, choices=[ITEM1 if item else OWN, RUN])
     first = rounds_of(ev[1:])[0]
-    assert first[1][0] == E.EV_ATTACK and first[1][4] == 1                       # a hit
+    assert first[1] == (E.EV_WEAPON, 0, items[0] if item else -1, 0, 0)
+    assert first[2][0] == E.EV_ATTACK and first[2][4] == 1                       # a hit
     if harms:
-        assert first[2][0] == E.EV_DAMAGE and first[2][3] < hp and only(ev, E.EV_IMMUNE) == []
+        assert first[3][0] == E.EV_DAMAGE and first[3][3] < hp and only(ev, E.EV_IMMUNE) == []
     else:
-        assert first[2] == (E.EV_IMMUNE, 0, c, 0, 0) and only(ev, E.EV_DAMAGE) == []
+        assert first[3] == (E.EV_IMMUNE, 0, c, 0, 0) and only(ev, E.EV_DAMAGE) == []
         assert t.hs(0, L.HS_DAMAGE_DEALT) == 0
     if item == "holy_water":
         assert (E.EV_USED_UP, 0, items[0], 0, 0) in first                         # one use
@@ -250,7 +253,8 @@ def test_the_stake_kills_the_vampire_and_scores_the_bane_kill():
     (stake,) = t.give(0, "stake")
     c = arena(t, "vampire", colour=E.PURPLE)                    # HP 6; att 5; AC 8
     ev = t.fight(0, c, dice=HERO_FIRST + [5], choices=[ITEM1])
-    assert ev[2:] == [(E.EV_ATTACK, 0, 5, 8, 1), (E.EV_DAMAGE, 0, 7, -1, 0),     # 1 + 1 + 5 with the stake
+    assert ev[2:] == [(E.EV_WEAPON, 0, stake, 0, 0), (E.EV_ATTACK, 0, 5, 8, 1),
+                      (E.EV_DAMAGE, 0, 7, -1, 0),                                  # 1 + 1 + 5 with the stake
                       (E.EV_KILL, 0, c, t.monster("vampire"), 0)]
     assert t.hs(0, L.HS_BANE_KILLS) == 1 and t.hs(0, L.HS_KEPT_PURPLE) == 1
     t.s[L.SC + L.SC_SPECTER_KILLER] = 0
@@ -275,19 +279,20 @@ def test_killing_the_vampire_otherwise_is_no_bane_kill():
 ])
 def test_metal_weapon_bonuses_do_not_count_against_the_rust_monster(hero, item, roll, total, hit):
     t = Table(heroes=[hero, "dwarf", "elf"])
-    t.give(0, item)
+    (weapon,) = t.give(0, item)
     c = arena(t, "rust_monster")                      # HP 3; att 5; AC 8
     dice = HERO_FIRST + [roll, 1] + ESCAPE            # its attack: 1 + 5 = 6 misses both heroes
     ev = t.fight(0, c, dice=dice, choices=[ITEM1, RUN])
-    assert ev[2] == (E.EV_ATTACK, 0, roll, total, int(hit))
+    assert ev[2:4] == [(E.EV_WEAPON, 0, weapon, 0, 0), (E.EV_ATTACK, 0, roll, total, int(hit))]
 
 
 def test_a_metal_weapons_damage_bonus_does_not_count_against_the_rust_monster():
     t = Table()
-    t.give(0, "sword_plus_2")
+    (sword,) = t.give(0, "sword_plus_2")
     c = arena(t, "rust_monster")
     ev = t.fight(0, c, dice=HERO_FIRST + [6, 1] + ESCAPE, choices=[ITEM1, RUN])
-    assert ev[2:4] == [(E.EV_ATTACK, 0, 6, 9, 1), (E.EV_DAMAGE, 0, 2, 1, 0)]      # 1 + 1: not the sword's +1
+    assert ev[2:5] == [(E.EV_WEAPON, 0, sword, 0, 0), (E.EV_ATTACK, 0, 6, 9, 1),
+                       (E.EV_DAMAGE, 0, 2, 1, 0)]                                 # 1 + 1: not the sword's +1
 
 
 @pytest.mark.parametrize("monster, armour, roll, hit", [
@@ -305,7 +310,7 @@ def test_metal_armour_does_not_count_against_the_rust_monster(monster, armour, r
     ev = t.fight(0, c, dice=MONSTER_FIRST + [roll, 10], choices=([0] if rusts else []) + [RUN])
     assert ev[2] == (E.EV_MONSTER_ATTACK, 0, roll, roll + 5, int(hit))
     if hit:
-        assert ev[3] == ((E.EV_RUSTED, 0, a, 0, 0) if rusts else (E.EV_WOUND, 0, 1, 7, 0))
+        assert ev[3] == ((E.EV_RUSTED, 0, a, 2, 0) if rusts else (E.EV_WOUND, 0, 1, 7, 0))   # seat 2 chose
     else:
         assert ev[3][0] == E.EV_RUN
 
@@ -456,7 +461,8 @@ def test_the_ghouls_hold_the_hero_does_not_move_on_its_next_turn_and_rolls_no_di
     assert ev[1:] == [(E.EV_HELD, 0, 0, 0, 0)] and t.hs(0, L.HS_HELD_TURN) == 0
     assert t.hs(0, L.HS_SQ) == t.sq(*HERO_SQ) and t.faceup(other) == 0
     ev = t.turn(0, dice=[2], choices=[t.sq(1, 3, 4)])           # the turn after: it moves again
-    assert ev[1:] == [(E.EV_MOVE_ROLL, 0, 2, 5, 0), (E.EV_MOVE, 0, t.sq(*HERO_SQ), t.sq(1, 3, 4), 1)]
+    assert ev[1:] == [(E.EV_MOVE_ROLL, 0, 2, 5, 0), (E.EV_MOVE, 0, t.sq(*HERO_SQ), t.sq(1, 3, 4), 1),
+                      (E.EV_STEP, 0, t.sq(1, 3, 4), 1, 0)]
 
 
 def test_energy_drain_one_hit_point_and_at_most_one_minus_one_chit_an_encounter():
@@ -505,9 +511,10 @@ def test_the_robber_fly_moves_an_item_chosen_by_the_seat_on_the_right_ten_square
     ev = t.fight(1, c, dice=MONSTER_FIRST + [6, 6] + HERO_FIRST + [6], choices=[1, 1, OWN, OWN])
     q = t.sq(1, 11, 8)
     assert ev[1:] == [(E.EV_INITIATIVE, 1, 1, 6, 0), (E.EV_MONSTER_ATTACK, 1, 6, 8, 1),
-                      (E.EV_STOLEN, 1, sword, q, 0), (E.EV_ATTACK, 1, 6, 9, 1), (E.EV_DAMAGE, 1, 1, 1, 0),
-                      (E.EV_INITIATIVE, 1, 6, 1, 1), (E.EV_ATTACK, 1, 6, 9, 1), (E.EV_DAMAGE, 1, 1, 0, 0),
-                      (E.EV_KILL, 1, c, t.monster("robber_fly"), 0)]
+                      (E.EV_STOLEN, 1, sword, q, 0),                    # seat 0, on the dwarf's right, chose
+                      (E.EV_WEAPON, 1, -1, 0, 0), (E.EV_ATTACK, 1, 6, 9, 1), (E.EV_DAMAGE, 1, 1, 1, 0),
+                      (E.EV_INITIATIVE, 1, 6, 1, 1), (E.EV_WEAPON, 1, -1, 0, 0), (E.EV_ATTACK, 1, 6, 9, 1),
+                      (E.EV_DAMAGE, 1, 1, 0, 0), (E.EV_KILL, 1, c, t.monster("robber_fly"), 0)]
     assert t.items(1) == [water] and t.loc(sword) == E.LOC_FLOOR and t.faceup(sword) == 1
     assert t.at_sq(q) == (sword, -1) and t.hs(1, L.HS_HP) == 9 and t.hs(1, L.HS_BLUE) == 2     # water + the fly
 
@@ -523,7 +530,7 @@ def test_the_robber_fly_takes_the_largest_cost_below_ten_when_no_square_at_ten_i
         t.put("skeleton", q)
     at9 = sorted(q for q in range(t.board.n_squares) if t.cost(here, q) == 9)
     ev = t.fight(0, c, dice=MONSTER_FIRST + [6, 10], choices=[0, len(at9) - 1, RUN])
-    assert only(ev, E.EV_STOLEN) == [(E.EV_STOLEN, 0, water, at9[-1], 0)]
+    assert only(ev, E.EV_STOLEN) == [(E.EV_STOLEN, 0, water, at9[-1], 2)]       # seat 2, on seat 0's right, chose
 
 
 def test_the_robber_fly_goes_away_when_it_hits_a_hero_without_items():
@@ -675,9 +682,13 @@ def test_running_from_the_specter_it_stays_and_the_hero_backs_up_two_squares_alo
     # 4 points: through the door (2) and two steps to (1, 3, 10), next to the Specter; it is revealed and fought:
     # the sword hits (6 + 3 + 1 = 10) for 2; the Specter hits back (1 + 6 = 7 >= 7): 2 hit points and a "-1" chit;
     # then the hero runs (10 >= 6) and backs up to (1, 5, 10), two squares back along its path
+    (sword,) = t.items(0)
     ev = t.turn(0, dice=[1] + HERO_FIRST + [6, 1] + ESCAPE, choices=[t.sq(1, 3, 10), 0, ITEM1, RUN, 0])
-    assert ev[3:] == [(E.EV_REVEAL, 0, s, E.CONTENT_MONSTER, m), (E.EV_FIGHT, 0, s, m, 0),
-                      (E.EV_INITIATIVE, 0, 6, 1, 1), (E.EV_ATTACK, 0, 6, 10, 1), (E.EV_DAMAGE, 0, 2, 6, 0),
+    assert ev[2:6] == [(E.EV_MOVE, 0, t.sq(1, 7, 10), t.sq(1, 3, 10), 4), (E.EV_STEP, 0, t.sq(1, 5, 10), 2, 0),
+                       (E.EV_STEP, 0, t.sq(1, 4, 10), 1, 0), (E.EV_STEP, 0, t.sq(1, 3, 10), 1, 0)]
+    assert ev[6:] == [(E.EV_REVEAL, 0, s, E.CONTENT_MONSTER, m), (E.EV_FIGHT, 0, s, m, 0),
+                      (E.EV_INITIATIVE, 0, 6, 1, 1), (E.EV_WEAPON, 0, sword, 0, 0), (E.EV_ATTACK, 0, 6, 10, 1),
+                      (E.EV_DAMAGE, 0, 2, 6, 0),
                       (E.EV_MONSTER_ATTACK, 0, 1, 7, 1), (E.EV_WOUND, 0, 2, 6, 0), (E.EV_DRAIN, 0, 1, 0, 0),
                       (E.EV_INITIATIVE, 0, 6, 1, 1), (E.EV_RUN, 0, 10, 1, 0), (E.EV_BACK, 0, t.sq(1, 5, 10), 0, 0)]
     assert t.hs(0, L.HS_SQ) == t.sq(1, 5, 10)

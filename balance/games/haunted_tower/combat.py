@@ -145,6 +145,7 @@ def hero_attacks_nb(s, g, p, c, m, weapon):
         s[SC + SC_HURT] = 1                          # this attack could hurt the monster
     roll = die_nb(s, 6)
     hit = roll + bonus >= s[mt_at(m, MT_AC)]
+    emit_nb(s, E.EV_WEAPON, p, weapon, 0, 0)
     emit_nb(s, E.EV_ATTACK, p, roll, roll + bonus, 1 if hit else 0)
     result = FIGHT_ON
     if hit:
@@ -278,7 +279,7 @@ def robber_fly_nb(s, f, g, d, p, c):
     q = s[at(CAND, j)]
     uncarry_nb(s, p, item, E.LOC_FLOOR)
     lay_chit_nb(s, g, item, q, E.LOC_FLOOR)
-    emit_nb(s, E.EV_STOLEN, p, item, q, 0)
+    emit_nb(s, E.EV_STOLEN, p, item, q, who)
     return FIGHT_ON
 
 
@@ -302,7 +303,7 @@ def rust_nb(s, f, p, m):
         return STOP
     c = s[at(CAND, i)]
     uncarry_nb(s, p, c, E.LOC_GONE)
-    emit_nb(s, E.EV_RUSTED, p, c, 0, 0)
+    emit_nb(s, E.EV_RUSTED, p, c, who, 0)
     return FIGHT_ON
 
 

@@ -182,9 +182,9 @@ EV_MONSTER_ATTACK = 23   # a=1d6, b=total, c=1 hit
 EV_HIT_ROLL = 24         # a=1d10, b=enums.HIT_*
 EV_WOUND = 25            # a=hit points lost, b=hit points left
 EV_DRAIN = 26            # a="-1" chits now
-EV_STOLEN = 27           # a=chit, b=square it now lies on
+EV_STOLEN = 27           # a=chit, b=square it now lies on, c=seat that chose both (the hero's right)
 EV_FLY_AWAY = 28         # a=chit
-EV_RUSTED = 29           # a=chit
+EV_RUSTED = 29           # a=chit, b=seat that chose it (the hero's right)
 EV_KILL = 30             # a=chit, b=monster
 EV_DEATH = 31            # a=deaths, b=outside square it restarts on (-1 when out)
 EV_OUT = 32              # out of the game
@@ -194,10 +194,12 @@ EV_WIN = 35              # player=-1, a=victory kind, b=winning seats mask
 EV_CAP = 36              # player=-1, a=turns, b=0 the turn cap, 1 the fight cap
 EV_SCORE = 37            # a=points
 EV_ILLEGAL = 38          # a=decision, b=answer: a strategy chose something illegal; the game stops unfinished
+EV_WEAPON = 39           # a=chit the hero attacks with (-1: its own weapon), just before its `attack`
+EV_STEP = 40             # a=square the move enters, b=that step's cost: the move's path, square by square
 N_EVENT_COLS = 5
 EVENT_NAMES = (
     "round", "rolloff", "deal", "place", "turn", "trade_in", "potion", "held", "move_roll", "move", "reveal",
     "cannot_use", "take", "leave", "drop", "fight", "initiative", "run", "back", "attack", "immune", "damage",
     "used_up", "monster_attack", "hit_roll", "wound", "drain", "stolen", "fly_away", "rusted", "kill", "death",
-    "out", "monster_gone", "trade", "win", "cap", "score", "illegal",
+    "out", "monster_gone", "trade", "win", "cap", "score", "illegal", "weapon", "step",
 )

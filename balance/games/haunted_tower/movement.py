@@ -4,7 +4,8 @@ Encountering a Chit, Magical Items).
 Movement costs come from the board's precomputed tables (``board.dist``): the strategy names the square to stop on,
 and the kernel checks it is legal (reachable with the movement points under the climbing restriction, free of heroes
 and chits). The shortest path to it is recorded only when something reads it: the Specter's back-up
-(``combat.back_up_nb``), once a turn at most; recording it on every move was about 8% of the kernel's time.
+(``combat.back_up_nb``), once a turn at most, and a traced game's `step` rows; recording it on every move was about
+8% of the kernel's time.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from .layout import (CAND, CHIT_FACEUP, CHIT_SQ, G_A, G_D, G_N, G_N_OUT, HS_HERO
                      HS_N_ITEMS, HS_SQ, HT_ABILITY, HT_ABILITY_VALUE, IT_USABLE, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PATH,
                      OPT, OPT_CLIMB_1, OPT_CLIMB_2, OPT_GATE, OPT_N_ITEMS, PATH, SC, SC_CLIMB, SC_LEFT, SC_MP, SC_N_CAND,
                      SC_PATH_FROM, SC_PATH_N, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_nbr,
-                     g_outside, held_at, hs_at, ht_at, icnt_at, IC_TAKEN, it_at, next_step)
+                     g_outside, held_at, hs_at, ht_at, icnt_at, IC_TAKEN, it_at, next_step, TRACE)
 from .pieces import (carry_nb, chit_count_nb, emit_nb, free_square_nb, held_in_slot_nb, illegal_nb, item_of_nb,
                      lay_chit_nb, lift_chit_nb, place_hero_nb, set_loc_nb, slot_of_nb, uncarry_nb)
 
@@ -79,6 +80,12 @@ def move_hero_nb(s, f, g, d, p, mp):
     s[SC + SC_PATH_N] = 0
     place_hero_nb(s, p, q)
     emit_nb(s, E.EV_MOVE, p, here, q, c)
+    if s.shape[0] > TRACE and q != here:   # a traced game: the path, square by square (the same path back_up_nb reads)
+        record_path_nb(s, g, d, t, here, q)
+        for i in range(1, s[SC + SC_PATH_N]):
+            a = s[at(PATH, i - 1)]
+            b = s[at(PATH, i)]
+            emit_nb(s, E.EV_STEP, p, b, cost(d, g, t, a, b), 0)
     return True
 
 

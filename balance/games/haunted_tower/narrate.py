@@ -79,12 +79,20 @@ def event_fields(row: Sequence[int], r: Replay | None = None) -> dict:
     if kind == E.EV_REVEAL:
         out = {"chit": a, "content": "monster" if b == E.CONTENT_MONSTER else "item", "index": c}
         return out | ({"name": r.content(b, c)} if r else {})
-    if kind in (E.EV_CANNOT_USE, E.EV_LEAVE, E.EV_IMMUNE, E.EV_USED_UP, E.EV_FLY_AWAY, E.EV_RUSTED,
-                E.EV_MONSTER_GONE):
+    if kind in (E.EV_CANNOT_USE, E.EV_LEAVE, E.EV_IMMUNE, E.EV_USED_UP, E.EV_FLY_AWAY, E.EV_MONSTER_GONE):
         return {"chit": a}
+    if kind == E.EV_RUSTED:
+        return {"chit": a, "chosen_by": b}
+    if kind == E.EV_STOLEN:
+        return {"chit": a, "square": b, "chosen_by": c}
+    if kind == E.EV_WEAPON:
+        return {"chit": None if a < 0 else a} | ({"name": r.content(*r.chits[a][1:]) if a >= 0 else "own weapon"}
+                                                 if r else {})
+    if kind == E.EV_STEP:
+        return {"square": a, "cost": b}
     if kind == E.EV_TAKE:
         return {"chit": a, "gave_up": None if b < 0 else b}
-    if kind in (E.EV_DROP, E.EV_STOLEN):
+    if kind == E.EV_DROP:
         return {"chit": a, "square": b}
     if kind in (E.EV_FIGHT, E.EV_KILL):
         return {"chit": a, "monster": b} | ({"name": r.monsters[b]} if r else {})
@@ -136,7 +144,8 @@ def snapshot_record(snap: Snapshot, r: Replay) -> dict:
             "heroes": [{"seat": h.seat, "hero": r.heroes[h.hero], "square": None if h.square < 0 else h.square,
                         "level": None if h.square < 0 else int(r.board.level[h.square]), "hp": h.hp,
                         "attack": h.attack, "drains": h.drains, "deaths": h.deaths, "out": h.out, "held": h.held,
-                        "items": [r.items[r.chits[c][2]] for c in h.items], "kept": list(h.kept),
+                        "items": [r.items[r.chits[c][2]] for c in h.items],
+                        "uses_left": [u if u > 0 else None for u in h.uses], "kept": list(h.kept),
                         "standups": h.standups, "points": h.points} for h in snap.heroes],
             "chits_left": {"1": snap.chits_left[0], "2": snap.chits_left[1], "3": snap.chits_left[2]}}
 
@@ -211,6 +220,10 @@ def _line(row, r: Replay) -> str | None:
         return f"    tries to run (rolls {a}): " + ("escapes" if b else "caught")
     if kind == E.EV_BACK:
         return f"    backs up to {r.square(a)}"
+    if kind == E.EV_WEAPON:
+        return f"    weapon: {r.chit(a) if a >= 0 else 'its own'}"
+    if kind == E.EV_STEP:
+        return None
     if kind == E.EV_ATTACK:
         return f"    attacks: {a} -> {b}, " + ("hits" if c else "misses")
     if kind == E.EV_IMMUNE:
@@ -228,11 +241,11 @@ def _line(row, r: Replay) -> str | None:
     if kind == E.EV_DRAIN:
         return f"    energy drain: '-1' chits {a}"
     if kind == E.EV_STOLEN:
-        return f"    the robber fly carries {r.chit(a)} to {r.square(b)}"
+        return f"    the robber fly carries {r.chit(a)} to {r.square(b)} (chosen by {r.hero(c)})"
     if kind == E.EV_FLY_AWAY:
         return "    the robber fly finds nothing to steal and goes away"
     if kind == E.EV_RUSTED:
-        return f"    the rust monster eats {r.chit(a)}"
+        return f"    the rust monster eats {r.chit(a)} (chosen by {r.hero(b)})"
     if kind == E.EV_KILL:
         return f"    kills the {r.monsters[b]}"
     if kind == E.EV_DEATH:

@@ -415,6 +415,8 @@ class Table(Combat, View):
         self.left = self.mp - spent
         self.move_hero(h, q)
         self.emit(E.EV_MOVE, h.seat, start, q, spent)
+        for a, b in zip(self.path, self.path[1:]):
+            self.emit(E.EV_STEP, h.seat, b, self.cost(a, b))
 
     def shortest_path(self, a: int, b: int) -> list[int]:
         """The squares of the move, start first: a shortest path ("no doubling back"), each step the first
@@ -619,7 +621,8 @@ class Table(Combat, View):
         return Snapshot(
             turn=self.turn_no, round=self.round_no,
             heroes=tuple(HeroSnapshot(h.seat, h.index, h.square, h.hp, h.attack, h.drains, h.deaths, h.out, h.held,
-                                      tuple(h.items), tuple(h.kept), h.standups, sum(self.scores(h)))
+                                      tuple(h.items), tuple(h.kept), h.standups, sum(self.scores(h)),
+                                      tuple(self.chits[c].uses for c in h.items))
                          for h in self.heroes),
             chits_left=(self.level_chits(1), self.level_chits(2), self.level_chits(3)),
             board=self.board_chits())

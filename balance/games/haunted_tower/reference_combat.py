@@ -205,6 +205,7 @@ class Combat:
         if total - roll + 6 >= m.ac and self.may_harm(h, item, m):
             f.hurt = True                   # a 6 would have hurt it
         hit = total >= m.ac
+        self.emit(E.EV_WEAPON, h.seat, c)
         self.emit(E.EV_ATTACK, h.seat, roll, total, int(hit))
         if hit:
             if self.may_harm(h, item, m):
@@ -319,7 +320,7 @@ class Combat:
         self.victim = -1
         h.items.remove(c)
         self.put_chit(self.chits[c], q, E.LOC_FLOOR)
-        self.emit(E.EV_STOLEN, h.seat, c, q)
+        self.emit(E.EV_STOLEN, h.seat, c, q, who)
 
     def fly_squares(self, h) -> list[int]:
         """Free squares at movement cost 10 from the hero (climbing allowed), or at the largest cost below 10 that
@@ -342,7 +343,7 @@ class Combat:
         self.victim = -1
         h.items.remove(c)
         self.chits[c].loc, self.chits[c].owner = E.LOC_GONE, -1
-        self.emit(E.EV_RUSTED, h.seat, c)
+        self.emit(E.EV_RUSTED, h.seat, c, who)
 
     # --- Dying -------------------------------------------------------------------------------------------------------
 

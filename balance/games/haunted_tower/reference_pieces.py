@@ -121,6 +121,7 @@ class HeroSnapshot:
     kept: tuple[int, ...]        # monster chits kept
     standups: int
     points: int                  # points if the game ended now
+    uses: tuple[int, ...] = ()   # uses left of each item carried, in the same order (0: an item without limit)
 
 
 @dataclass(frozen=True)
