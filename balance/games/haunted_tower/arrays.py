@@ -88,10 +88,10 @@ def pack_board(board: B.Board) -> np.ndarray:
 
 def bit_words(flags: np.ndarray) -> np.ndarray:
     """The chit bit sets' words (``layout.CHIT_ON``, ``CHIT_BLUE`` ...): bit c % 64 of word c // 64 set where
-    flags[c] (one per chit) is true."""
-    on = np.zeros(L.MAX_CHITS, np.bool_)
-    on[:len(flags)] = flags
-    return np.packbits(on, bitorder="little").view("<i8")
+    flags[..., c] (one per chit) is true; a 2-d `flags` gives one row of words per row of flags."""
+    on = np.zeros(flags.shape[:-1] + (L.MAX_CHITS,), np.bool_)
+    on[..., :flags.shape[-1]] = flags
+    return np.packbits(on, axis=-1, bitorder="little").view("<i8")
 
 
 def compile_rules(components: HauntedTowerComponents, rules: HauntedTowerRules, n_players: int, turn_cap: int,

@@ -56,6 +56,11 @@ class View:
         self.placeable = frozenset(int(q) for q in self.board.placeable)
         self.purple_backed = [int(ch.purple_backed) for ch in self.chits]
         self.content_kind = np.array([ch.kind for ch in self.chits], np.int64)
+        # where each chit bit set starts: CHIT_ON, CHIT_HIDDEN, each seat's CHIT_PLACED, each level's CHIT_LEVEL
+        self._seats = np.arange(self.n_players)
+        self._levels = np.array(B.LEVELS)
+        self._bit_sets = ([L.CHIT_ON, L.CHIT_HIDDEN] + [int(L.placed_at(p, 0)) for p in range(self.n_players)]
+                          + [int(L.level_bits_at(lv, 0)) for lv in B.LEVELS])
         self.content_index = np.array([ch.index for ch in self.chits], np.int64)
         params = np.asarray(params, np.float64)
         for p in range(self.n_players):
@@ -137,17 +142,17 @@ class View:
         fields = self.chit_fields(seat)
         for region, values in zip(CHIT_REGIONS, fields):
             s[region:region + n_chits] = values
-        words = L.MAX_CHITS // 64                 # the bit sets from the chits' places, faces and placers
-        loc = fields[0]
-        s[L.CHIT_ON:L.CHIT_ON + words] = bit_words((loc == E.LOC_BOARD) | (loc == E.LOC_FLOOR))   # (not np.isin: 10x)
-        s[L.CHIT_HIDDEN:L.CHIT_HIDDEN + words] = bit_words(fields[4] == 0)
-        for p in range(self.n_players):
-            first = int(L.placed_at(p, 0))
-            s[first:first + words] = bit_words(fields[3] == p)
+        # the bit sets from the chits' places, faces, placers and levels: one row of flags a set, packed at once
+        loc, placer = fields[0], fields[3]
         level = np.where(fields[1] >= 0, self.board.level[fields[1]], 0)
-        for lv in B.LEVELS:
-            first = int(L.level_bits_at(lv, 0))
-            s[first:first + words] = bit_words(level == lv)
+        flags = np.zeros((len(self._bit_sets), L.MAX_CHITS), np.bool_)
+        flags[0, :n_chits] = (loc == E.LOC_BOARD) | (loc == E.LOC_FLOOR)          # (not np.isin: 10x)
+        flags[1, :n_chits] = fields[4] == 0
+        flags[2:2 + self.n_players, :n_chits] = placer == self._seats[:, None]
+        flags[2 + self.n_players:, :n_chits] = level == self._levels[:, None]
+        words = bit_words(flags)
+        for first, row in zip(self._bit_sets, words):
+            s[first:first + row.size] = row
         s[L.SQ_CHIT:L.SQ_CHIT + n_sq] = self.chit_on
         s[L.SQ_HERO:L.SQ_HERO + n_sq] = self.hero_on
         s[L.ROOM_BLUE:L.ROOM_BLUE + n_rooms] = self.room_blue
