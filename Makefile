@@ -44,7 +44,7 @@ run: $(BIN)/balance
 
 test: $(VENV)/.test-extras
 	rm -rf .numba_cache/test-*
-	NUMBA_CACHE_DIR=$(TEST_CACHE) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 --dist loadfile tests
+	NUMBA_CACHE_DIR=$(TEST_CACHE) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder tests
 
 # Not part of `make test`: applies each mutation in mutants/<game>.toml alone and runs the suite against it
 # (tens of minutes; see docs/testing.md). MUTANTS="--game spooky_tower --only id1,id2" narrows it.

@@ -38,7 +38,7 @@ QUIET_CLUSTER = {
 10 ms (a kernel's native frames are invisible to it), and every scheduler, nanny and worker checks its event loop
 every 20 ms. The kernels release Python's lock, so these threads run beside them: idle, a 2-worker cluster spent
 0.22 s of CPU in 5 s in the scheduler's process and 0.18 s in each worker, 0.03 s and 0.01 s with these settings
-(seventeenth session). On a machine with one worker per core that is CPU taken from the games. The tick only
+(measured on a 2-core machine). On a machine with one worker per core that is CPU taken from the games. The tick only
 measures the event loop's lag; heartbeats and failure detection keep their own intervals."""
 
 
@@ -106,7 +106,7 @@ def guided_tasks(start: int, stop: int, threads: int, smallest: int) -> list[tup
 
     The last tasks are short, so that the workers finish together. With tasks of equal size, one worker could sit
     idle for most of a task at the end of a run while another played its last: 0.42 s of a 5.1 s run of eight
-    500,000-game tasks on two workers (sixteenth session, Dask's task stream). Which worker plays which games, and
+    500,000-game tasks on two workers (measured with Dask's task stream). Which worker plays which games, and
     in what pieces, changes no number (module docstring)."""
     tasks = []
     game0 = start

@@ -108,7 +108,7 @@ class LocalPlayer:
 
     Each chunk is added to the tallies before the next one plays. Playing the next chunk on a second thread
     meanwhile (the kernel releasing the GIL) was measured slower on the 2-core machine, not faster: the aggregating
-    thread then shares a core, and its caches, with one of the kernel's threads (README, issue 14)."""
+    thread then shares a core, and its caches, with one of the kernel's threads."""
 
     def __init__(self, spec, compiled, scenario: Scenario, threads: int, chunk_size: int):
         self.spec, self.compiled, self.scenario, self.threads, self.chunk_size = \

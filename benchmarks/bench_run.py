@@ -9,7 +9,7 @@ start-up cancels out. The kernel and the two runs alternate REPEATS times; the b
 The two sizes are SECONDS of kernel time apart (10 by default, about 20 chunks of `runner.CHUNK_SECONDS`). A whole
 process's start-up (imports, the kernel loaded from the cache, the tables printed) swings by a few tenths of a second
 from one process to the next: over the 3 seconds this script used to take, that alone moved a repeat's ratio from
-0.67 to 1.40 (Spooky Tower, sixteenth session, idle machine); over 10 seconds they read 0.87 to 1.01 in one run
+0.67 to 1.40 (Spooky Tower, idle 2-core machine); over 10 seconds they read 0.87 to 1.01 in one run
 and 0.955 to 0.997 in the next (all three games).
 
 It also prints the kernel's share of the large run's loop (its median over the repeats, from the run's own timing):

@@ -43,3 +43,20 @@ def compile_spooky(players: int, seats=None, *, turn_cap: int = 1000, rules=None
 def spooky_compiled():
     """Factory fixture: ``spooky_compiled(players, seats=None, turn_cap=..., rules=..., components=...)``."""
     return compile_spooky
+
+
+# The files that take longest, longest first (measured with `pytest --durations=0`, in worker-seconds). `make test`
+# runs with `-n 2 --dist loadfile --no-loadscope-reorder`, which hands out whole files in collection order: starting
+# the long ones first keeps one worker from finishing a long file alone at the end (longest processing time first).
+LONGEST_FIRST = (
+    "test_differential_haunted_options.py", "test_differential_haunted.py", "test_differential_climbing.py",
+    "test_executor.py", "test_numba_patches.py", "test_differential.py", "test_cli.py", "test_invariants_haunted.py",
+    "test_strategies_haunted.py", "test_rules_haunted_combat.py", "test_kernel_build.py", "test_notebook.py",
+    "test_report.py", "test_rules_climbing.py", "test_invariants_climbing.py", "test_ci_workflow.py",
+    "test_bench.py", "test_studies.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))      # stable: the rest keep their order

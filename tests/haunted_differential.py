@@ -121,28 +121,28 @@ def mixed(players: int) -> list[str]:
 
 # (id, scenario keyword arguments, games). Every strategy at every table size; mixed tables when there are several
 # strategies; each rule option at a non-default value; stress variants.
-CASES = [(f"{name}-{p}", dict(players=p, seats=[name] * p, turn_cap=80), 80) for name in NAMES for p in (3, 4, 5, 6)]
+CASES = [(f"{name}-{p}", dict(players=p, seats=[name] * p, turn_cap=80), 60) for name in NAMES for p in (3, 4, 5, 6)]
 if len(NAMES) > 1:
-    CASES += [(f"mixed-{p}", dict(players=p, seats=mixed(p), turn_cap=80), 80) for p in (3, 4, 5, 6)]
+    CASES += [(f"mixed-{p}", dict(players=p, seats=mixed(p), turn_cap=80), 60) for p in (3, 4, 5, 6)]
 TABLE_CASES = len(CASES)             # the cases before this one are tables of strategies; the rest vary the rules
 CASES += [
-    ("initiative_ties-hero", dict(players=4, seats=mixed(4), rules={"initiative_ties": "hero"}), 100),
-    ("initiative_ties-monster", dict(players=4, seats=mixed(4), rules={"initiative_ties": "monster"}), 100),
-    ("ties-specter_killer", dict(players=3, seats=mixed(3), rules={"ties": "specter_killer"}), 100),
-    ("out_hero_scores-false", dict(players=5, seats=mixed(5), rules={"out_hero_scores": False}), 100),
-    ("trading", dict(players=6, seats=mixed(6), rules={"trading": True}), 100),
+    ("initiative_ties-hero", dict(players=4, seats=mixed(4), rules={"initiative_ties": "hero"}), 80),
+    ("initiative_ties-monster", dict(players=4, seats=mixed(4), rules={"initiative_ties": "monster"}), 80),
+    ("ties-specter_killer", dict(players=3, seats=mixed(3), rules={"ties": "specter_killer"}), 80),
+    ("out_hero_scores-false", dict(players=5, seats=mixed(5), rules={"out_hero_scores": False}), 80),
+    ("trading", dict(players=6, seats=mixed(6), rules={"trading": True}), 80),
     ("specter_damage_once-false", dict(players=4, seats=mixed(4), rules={"specter_damage_once": False,
-                                                                          "climb_from_1": 0, "climb_from_2": 0}), 100),
-    ("climb-free", dict(players=3, seats=mixed(3), rules={"climb_from_1": 0, "climb_from_2": 0}), 100),
-    ("climb-hard", dict(players=4, seats=mixed(4), rules={"climb_from_1": 1, "climb_from_2": 9}), 100),
-    ("hero_rotation-off", dict(players=5, seats=mixed(5), rules={"hero_rotation": False}), 100),
-    ("seat_rotation", dict(players=4, seats=mixed(4), seat_rotation=True), 100),
+                                                                          "climb_from_1": 0, "climb_from_2": 0}), 80),
+    ("climb-free", dict(players=3, seats=mixed(3), rules={"climb_from_1": 0, "climb_from_2": 0}), 80),
+    ("climb-hard", dict(players=4, seats=mixed(4), rules={"climb_from_1": 1, "climb_from_2": 9}), 80),
+    ("hero_rotation-off", dict(players=5, seats=mixed(5), rules={"hero_rotation": False}), 80),
+    ("seat_rotation", dict(players=4, seats=mixed(4), seat_rotation=True), 80),
     ("heroes-subset", dict(players=3, seats=mixed(3), rules={"heroes": ["thief", "magic_user", "cleric", "elf"]}),
-     100),
+     80),
     ("stress-4", dict(players=4, seats=mixed(4), turn_cap=60, rules=STRESS_RULES, components=stress_components()),
      200),
     ("stress-3", dict(players=3, seats=mixed(3), turn_cap=60, rules={"climb_from_1": 0, "climb_from_2": 0},
-                      components=stress_components()), 100),
+                      components=stress_components()), 80),
     ("stress-specter", dict(players=3, seats=RUSHERS, turn_cap=100, rules=STRESS_RULES,
                             components=stress_components()), 150),
     ("stress-ties", dict(players=3, seats=RUSHERS, turn_cap=100, rules=TIE_RULES,

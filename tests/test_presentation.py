@@ -1,4 +1,4 @@
-"""Issue 12, parts 3 to 5: what a designer reads. The strategy x seat table of a rotating mixed lineup, the same
+"""What a designer reads. The strategy x seat table of a rotating mixed lineup, the same
 table in results.parquet whatever the run kept, every column defined, intervals and small rates never rounded to a
 bound they do not reach, tables aligned, assumptions written as a designer writes them."""
 from __future__ import annotations
@@ -266,7 +266,7 @@ def test_figures_use_the_tables_units_drop_empty_kinds_and_carry_a_caption():
 
 
 def test_report_cards_adds_the_causal_card_values_section(tmp_path):
-    """Issue 12, part 4: the causal per-card value is a section of the report (balance report --cards), not only of
+    """The causal per-card value is a section of the report (balance report --cards), not only of
     `balance cards`; a report without --cards has no such section, and a rerun may replace a --cards report."""
     from click.testing import CliRunner
 

@@ -1,4 +1,4 @@
-"""The local runner adds each chunk to the tallies whole: a Ctrl-C while a chunk is added waits for it (issue 14)."""
+"""The local runner adds each chunk to the tallies whole: a Ctrl-C while a chunk is added waits for it."""
 from __future__ import annotations
 
 import os

@@ -1,5 +1,5 @@
 """Worker threads sleep between two launches of a kernel instead of spinning (``balance._threads``): a spinning
-worker held a core while the main thread added the chunk to the tallies (issue 14). libgomp reads the policy once,
+worker held a core while the main thread added the chunk to the tallies. libgomp reads the policy once,
 when Numba loads its threading layer, so importing balance must set it before that, and keep the user's own."""
 from __future__ import annotations
 

@@ -117,7 +117,7 @@ def load_script(s: np.ndarray, script: int, n_at: int, i_at: int, values) -> Non
 @rules_jit
 def add_counter_sums_nb(rows, game, seats, width, mask, sums, block):
     """Add one game's counter rows to its block's running sums, for the aggregator (``stats.tally``: it adds these
-    sums instead of reading the chunk's rows again, issue 14). ``rows``: a counter group's int16 array [G, seats, I,
+    sums instead of reading the chunk's rows again). ``rows``: a counter group's int16 array [G, seats, I,
     C] flattened, ``width`` = I * C; ``sums``: its per-block sums [B, 4, width] flattened, holding every seat's
     counters, the winning seats' (bit p of ``mask``), and the same two for "above zero". Read right after the
     kernel wrote the rows, while they are in the cache; unsigned indices, so no negative-index checks keep the
@@ -164,7 +164,7 @@ def counter_sums(out: dict, n_blocks: int, *keys: str, rows: bool = True) -> lis
     ``rows=False``: the kernel gets a row per block instead of a row per game (it writes each game's counters there,
     sums them and writes the next game's over them), and the chunk's ``<key>`` holds no games ([0, P, I, C], the
     shape the aggregator checks). The aggregator needs only the sums; not writing 200-odd bytes a game spares the
-    operating system zeroing fresh pages for them, about 6% of a `balance run` of Spooky Tower (README, issue 14)."""
+    operating system zeroing fresh pages for them, about 6% of a `balance run` of Spooky Tower."""
     flat = []
     for key in keys:
         _, seats, I, C = out[key].shape

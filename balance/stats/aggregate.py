@@ -469,7 +469,7 @@ class Aggregator:
         """:func:`tally_rows` of a chunk; a long chunk, when the run has two threads or more, in two halves at once
         (the compiled passes release the GIL), the second into zeroed tallies of the same shapes that are then
         added: integer sums, so the tallies are exactly those of one pass, and the time between two chunks, in
-        which the kernel's threads wait, is about halved (issue 14)."""
+        which the kernel's threads wait, is about halved."""
         if G < max(2, SPLIT_GAMES) or numba.get_num_threads() < 2:
             return tally_rows(t, rows)
         half = self._half

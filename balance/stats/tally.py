@@ -3,8 +3,8 @@
 Every tally is an integer sum over the chunk's games, so any chunking gives the same tallies. The counter groups,
 the largest part of a chunk (I x C counters per seat and game), come summed per block by the kernel as it played
 (``<key>_sums``, ``games.kernel_common.add_counter_sums_nb``): the aggregator adds those instead of reading the
-rows again, which took most of the time between two chunks (issue 14: the marginal games/s of `balance run` within
-5% of the kernel's). A chunk without them (a game that does not sum, a test's made-up chunk) is tallied from its
+rows again, which took most of the time between two chunks (the marginal games/s of `balance run` stays within
+5% of the kernel's, `docs/performance.md`). A chunk without them (a game that does not sum, a test's made-up chunk) is tallied from its
 rows (:func:`tally_group`), to the same numbers: both paths add the same four sums (:func:`_add_sums`).
 """
 from __future__ import annotations
