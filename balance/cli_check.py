@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from .cli import (CHUNK_SIZE_OPTION, EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out,
-                  _fail, _sets, _write_failed, dask_client, name_options, options, set_option)
+                  _fail, _load, _sets, _write_failed, dask_client, name_options, options, set_option)
 from .layers import name_override
 
 
@@ -63,13 +63,15 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
     games), until every claim's anytime-valid 95% interval decides it. --target-ci W stops a claim as inconclusive
     once its interval is at most W wide. With --baseline, every scenario plays its whole cap. Exit code 0: every
     claim passes; 1: one fails; 3: none fails but one is inconclusive at the cap; 2: bad input."""
+    name_options(players, games, seed)
+    for path in scenarios:          # a bad file fails in one line before the runner, pandas or Numba are imported
+        _load(path, sets, seed=seed, players=players)
     from .checks.run import check as run_check
     from .report.study import files
     from .scenario import ScenarioError
 
     if out_dir:
         _check_out(out_dir, files(("claims", "baseline")))
-    name_options(players, games, seed)
     try:
         report = run_check(list(scenarios), games=games, seed=seed, players=players, threads=threads,
                            chunk_size=chunk_size, target_ci=target_ci, alpha=alpha, baseline=baseline,

@@ -6,7 +6,7 @@ from contextlib import contextmanager
 
 import click
 
-from .cli import EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _sets, \
+from .cli import EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _load, _sets, \
     _write_failed, dask_client, name_options, options, set_option
 from .layers import ANY, name_override
 from .outputs import OutputDirError
@@ -62,6 +62,15 @@ def _finish(study, out_dir, as_json):
             click.echo(f"report: {index}")
 
 
+def _preload(*paths, players=None, seed=None) -> None:
+    """Load each scenario file a study names (numpy and pydantic only), so that a bad one fails in one line before
+    the study's modules (the runner, pandas, Numba) are imported; the study loads them again, with its changes."""
+    name_options(players, None, seed)
+    for path in paths:
+        if path is not None:
+            _load(path, players=players, seed=seed)
+
+
 def _call(fn, *args, **kw):
     """A study with the command's options (``players``, ``games``, ``seed``), each named for the loader's errors."""
     from .scenario import ScenarioError
@@ -91,6 +100,7 @@ def compare(a, b, sets, both_sets, games, seed, players, threads, target_ci, max
     """Play scenario A and B (or A with --set changes) on common random numbers and print every metric of each,
     the difference and its 95% interval from the paired games, and how many games the pairing saved. --both-set
     changes A and B alike."""
+    _preload(a, b, players=players, seed=seed)
     from .studies.compare import compare as run_compare
 
     if out_dir:
@@ -148,6 +158,7 @@ def sweep(scenario, sets, games, seed, players, threads, target_ci, max_games, a
           workers):
     """Play every combination of the listed values on common random numbers and print each cell's metrics with
     their 95% intervals; -o DIR also saves the tidy table as sweep.parquet and sweep.csv, with the plots."""
+    _preload(scenario, players=players, seed=seed)
     from .studies.sweep import sweep as run_sweep
 
     grid = _grid(sets)
@@ -171,6 +182,7 @@ def cards(scenario, games, seed, players, threads, target_ci, max_games, as_json
           workers):
     """The causal value of each card (item): its effect removed, the same games replayed on common random numbers,
     and the paired change in every metric against the unchanged scenario."""
+    _preload(scenario, players=players, seed=seed)
     from .studies.cards import cards as run_cards
 
     if out_dir:

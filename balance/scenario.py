@@ -19,7 +19,6 @@ import typing
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from . import games as _games
@@ -139,6 +138,7 @@ class Scenario(BaseModel):
     def strategy_lineup(self) -> tuple[np.ndarray, np.ndarray]:
         """Kernel inputs: strategy kinds ``int64[players]`` and parameters ``float64[players, width]``, zero-padded;
         the width is 4, or the game's longest parameter list when one is longer."""
+        import numpy as np
         strategies = self.spec().strategies
         kinds = np.zeros(self.players, np.int64)
         width = max([N_PARAM_COLUMNS] + [len(st.params) for st in strategies.values()])
@@ -204,9 +204,9 @@ def _load(source, overrides: dict) -> Scenario:
     dict_label = "<dict>"
     if source is None or source == "default":
         game = overrides.get("game", DEFAULT_GAME)
-        if not isinstance(game, str) or game not in _games.registry():
+        if not isinstance(game, str) or game not in _games.NAMES:
             raise ScenarioError(f"<default> ({layers.override_name('game', game)})", "unknown game", "game", game,
-                                _one_of(_games.registry()))
+                                _one_of(_games.NAMES))
         source, dict_label = _games.get_game(game).default_scenario(), "<default>"
     if isinstance(source, (str, Path)):
         chain, path = _read_chain(Path(source), str(source), []), str(source)
@@ -227,7 +227,7 @@ def _load(source, overrides: dict) -> Scenario:
                                 "a file, in a file")
         chain.append(_Layer(label, {key: value}, "set", key))
     game = next((layer.raw["game"] for layer in reversed(chain) if "game" in layer.raw), None)
-    spec = _games.registry().get(game) if isinstance(game, str) else None
+    spec = _games.get_game(game) if game in _games.NAMES else None
     keyed = layers.keyed_paths(spec)
     if keyed:       # the game's default items of each keyed list lie under every layer
         chain.insert(0, _Layer(f"<{spec.name} defaults>", layers.keyed_defaults(spec, keyed), "defaults"))

@@ -85,10 +85,9 @@ class Checker:
         self.attempt(self.each, [lambda key=key: self.fail((key,), "unknown key" + _did_you_mean(key, TOP_KEYS),
                                                            d[key], ", ".join(TOP_KEYS))
                                  for key in d if key not in TOP_KEYS])
-        games = _games.registry()
-        if self.attempt(self.game, games) is _FAILED:
+        if self.attempt(self.game, _games.NAMES) is _FAILED:
             self.raise_found()
-        spec = games[d["game"]]
+        spec = _games.get_game(d["game"])
         self.attempt(self.name)
         lo, hi = spec.min_players, spec.max_players
         players = self.attempt(self.integer, "players", d.get("players", min(lo + 1, hi)), lo, hi,
@@ -112,7 +111,7 @@ class Checker:
             source=self.path, resources=resources, notes=notes,
         )
 
-    def game(self, games: dict) -> str:
+    def game(self, games) -> str:
         d = self.data
         if "game" not in d:
             self.fail(("game",), "missing key", allowed=_one_of(games))

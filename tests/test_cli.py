@@ -348,7 +348,7 @@ def test_set_changes_one_building_as_an_extending_file_does(cli, tmp_path):
     plain = cli("run", SCENARIO, "-n", 3000, "--json")
     assert by_file.exit_code == by_set.exit_code == plain.exit_code == 0, by_set.output
     strip = lambda text: {k: v for k, v in json.loads(text).items() if k not in ("meta", "timing")}  # noqa: E731
-    assert strip(by_set.output)["seats"] == strip(by_file.output)["seats"] != strip(plain.output)["seats"]
+    assert strip(by_set.stdout)["seats"] == strip(by_file.stdout)["seats"] != strip(plain.stdout)["seats"]
     shown = cli("show", SCENARIO, "--set", "components.buildings.12.ghost_worth=0").output
     assert shown.count("[[components.buildings]]") == 12 and "ghost_worth = 0" in shown
 

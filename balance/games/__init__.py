@@ -205,17 +205,22 @@ def categories(spec: GameSpec, scenario: Any = None) -> tuple[CategorySpec, ...]
     return spec.categories(scenario) if spec.categories is not None else ()
 
 
-def registry() -> dict[str, GameSpec]:
-    """All games, by name (imported lazily so that loading one game does not compile another)."""
-    from .climbing_tower import SPEC as climbing
-    from .haunted_tower import SPEC as haunted
-    from .spooky_tower import SPEC as spooky
+# Every game's package, by its name (its GameSpec.name); a package is imported only when its game is asked for, so
+# that loading a scenario of one game imports (and checks) no other, and a bad file fails fast.
+NAMES = ("spooky_tower", "haunted_tower", "climbing_tower")
 
-    return {spooky.name: spooky, haunted.name: haunted, climbing.name: climbing}
+
+def registry() -> dict[str, GameSpec]:
+    """All games, by name."""
+    return {name: get_game(name) for name in NAMES}
 
 
 def get_game(name: str) -> GameSpec:
-    games = registry()
-    if name not in games:
-        raise KeyError(f"unknown game {name!r}; known games: {', '.join(sorted(games))}")
-    return games[name]
+    """One game's spec; only its own package is imported."""
+    import importlib
+    if name not in NAMES:
+        raise KeyError(f"unknown game {name!r}; known games: {', '.join(sorted(NAMES))}")
+    spec = importlib.import_module(f"{__name__}.{name}").SPEC
+    if spec.name != name:
+        raise ImportError(f"balance.games.{name} holds the game {spec.name!r}: a game's package is named after it")
+    return spec

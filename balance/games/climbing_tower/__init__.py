@@ -3,8 +3,6 @@ match colour or number, defeat skeletons for gold, build their shared deck betwe
 top floor within the round limit. They may communicate only while both pawns stand on one floor."""
 from __future__ import annotations
 
-import numpy as np
-
 from .. import CategorySpec, Contrast, CounterGroup, GameSpec, ParamSpec, StrategySpec, lazy
 from . import enums as E
 from .components import ClimbingTowerComponents, ClimbingTowerRules, check_tower
@@ -46,6 +44,7 @@ def check(scenario, resolve) -> dict:
 
 def compile_scenario(scenario):
     """Kernel inputs for a validated scenario: (s0, f0, lineup kinds, lineup params)."""
+    import numpy as np
     from . import layout as L
     from .arrays import compile_rules
     s0, f0 = compile_rules(scenario.components, scenario.rules)
@@ -62,6 +61,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     counters, 15 a game, are tallied from the rows: each group summed in the kernel costs its compile).
     ``counter_rows=False``: the card counters only summed, the per-game ``cards`` left empty
     (``kernel_common.counter_sums``)."""
+    import numpy as np
     from ..kernel_common import chunk_arrays, counter_sums
     from . import layout as L
     from .kernel import simulate_nb

@@ -6,8 +6,6 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
-
 from .. import CounterGroup, GameSpec, ParamSpec, StrategySpec, Threat, lazy
 from . import enums as E
 from .components import HauntedTowerComponents, HauntedTowerRules, check_lineup
@@ -98,6 +96,7 @@ def check(scenario, resolve) -> dict:
 def compile_scenario(scenario):
     """Kernel inputs for a validated scenario: (s0, f0, g, d, lineup kinds, lineup params, heroes, rotate,
     hero_rotate)."""
+    import numpy as np
     from .arrays import compile_rules, seat_heroes
     board = board_of(Path(scenario.resources["map"]))
     s0, f0, g, d = compile_rules(scenario.components, scenario.rules, scenario.players, scenario.turn_cap, board)
@@ -114,6 +113,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     the kernel (``<key>_sums``): a game takes over 100 us of a thread, and its tally well under 1% of that, so the
     sums would not pay for what they add to the compile (0.6 s to 1 s, measured). So the rows are always written
     (``counter_rows``, which lets other games leave them out, asks nothing here)."""
+    import numpy as np
     from ..kernel_common import chunk_arrays
     from . import layout as L
     from .kernel import simulate_nb

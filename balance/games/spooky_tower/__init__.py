@@ -1,8 +1,6 @@
 """Spooky Tower (Repos Production, 2026): roll two dice, take or flip Building cards, 5 ghosts or 3 fragments win."""
 from __future__ import annotations
 
-import numpy as np
-
 from .. import GameSpec, ParamSpec, StrategySpec, lazy
 from . import enums as E
 from .components import SpookyTowerComponents, SpookyTowerRules, compile_rules
@@ -42,6 +40,7 @@ STRATEGIES = {
 
 def compile_scenario(scenario):
     """Kernel arrays for a validated scenario: (s0, f0, lineup kinds, lineup params)."""
+    import numpy as np
     s0, f0 = compile_rules(scenario.components, scenario.rules, scenario.players, scenario.turn_cap)
     kinds, params = scenario.strategy_lineup()
     return s0, f0, np.ascontiguousarray(kinds, np.int64), np.ascontiguousarray(params, np.float64)
@@ -56,6 +55,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     The counters also come summed per block (``counters_sums``), for the aggregator; ``counter_rows=False``: only
     summed, the per-game ``counters`` left empty (``kernel_common.counter_sums``).
     """
+    import numpy as np
     from ..kernel_common import chunk_arrays, counter_sums
     from .kernel import simulate_nb
 

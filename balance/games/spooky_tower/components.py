@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from . import enums as E
@@ -179,6 +178,7 @@ def public_features(components: SpookyTowerComponents) -> np.ndarray:
 
     This is what the Building side shows every player, so strategies may use it.
     """
+    import numpy as np
     from . import layout as L       # Numba's: loaded by what plays a game, never by a scenario's checks
     feat = np.zeros((L.NV, E.N_EFFECTS), np.float64)
     for b in components.buildings:
@@ -195,6 +195,7 @@ def compile_rules(components: SpookyTowerComponents, rules: SpookyTowerRules, n_
     ``s0`` holds the rules region filled in and a zeroed state region; ``f0`` the public card statistics.
     Cards get ids by value, then in the order listed, so the cards of one value are contiguous.
     """
+    import numpy as np
     from . import layout as L
     from .strategies import fill_ghost_values_nb
     s = np.zeros(L.BASE_SIZE, np.int64)
