@@ -118,9 +118,12 @@ SPEC = GameSpec(
 
 
 def install(monkeypatch, spec: GameSpec = SPEC) -> GameSpec:
-    """Add ``spec`` to the game registry for one test (balance.games.registry is looked up at call time)."""
+    """Add ``spec`` to the games for one test: its name to ``balance.games.NAMES`` and its spec to what
+    ``get_game`` and ``registry`` give (each looked up at call time)."""
     import balance.games as games
 
-    real = games.registry
-    monkeypatch.setattr(games, "registry", lambda: {**real(), spec.name: spec})
+    real_get, real_names = games.get_game, games.NAMES
+    monkeypatch.setattr(games, "NAMES", real_names + (spec.name,))
+    monkeypatch.setattr(games, "get_game", lambda name: spec if name == spec.name else real_get(name))
+    monkeypatch.setattr(games, "registry", lambda: {n: games.get_game(n) for n in games.NAMES})
     return spec
