@@ -17,7 +17,7 @@ TEST_CACHE ?= $(CURDIR)/.numba_cache/test-$(shell date +%s%N)
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
 # `make run` on a fresh machine: pip installs what compiling a kernel needs first (numba, numpy, scipy, pydantic, as
-# pyproject.toml pins them), then the default scenario's kernel compiles (python -m balance.warm, from the source
+# pyproject.toml pins them), then the default scenario's kernel compiles (python -m balance.run.warm, from the source
 # tree) while pip installs the rest; the run that follows loads the kernel from the cache. scipy goes in first
 # because importing numba imports it when it is there, and must not find it half installed. A failure of the
 # background compile does not fail make: the run then compiles the kernel itself.
@@ -26,7 +26,7 @@ KERNEL_DEPS = $(shell $(PYTHON) -c "import re, tomllib; d = tomllib.load(open('p
 $(BIN)/balance: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	if [ -n "$(BALANCE_WARM_KERNEL)" ]; then \
-	    $(PIP) $(KERNEL_DEPS) && { $(BIN)/python -m balance.warm & warm=$$!; $(PIP) -e .; ok=$$?; wait $$warm; exit $$ok; }; \
+	    $(PIP) $(KERNEL_DEPS) && { $(BIN)/python -m balance.run.warm & warm=$$!; $(PIP) -e .; ok=$$?; wait $$warm; exit $$ok; }; \
 	else \
 	    $(PIP) -e .; \
 	fi

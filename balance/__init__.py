@@ -6,8 +6,8 @@ registry :mod:`balance.games`.
 """
 from __future__ import annotations
 
-from ._cache import configure as _configure_cache
-from ._threads import configure as _configure_threads
+from .core.cache import configure as _configure_cache
+from .core.threads import configure as _configure_threads
 
 _configure_cache()  # before anything imports numba
 _configure_threads()  # before Numba loads its threading layer
@@ -19,30 +19,30 @@ __all__ = ["simulate", "compare", "sweep", "cards", "tournament", "check", "load
 
 def __getattr__(name: str):
     """``balance.simulate`` and ``balance.Results``, ``balance.compare``, ``balance.sweep`` and ``balance.cards``
-    (:mod:`balance.studies`), ``balance.tournament`` (:mod:`balance.tournaments`) and ``balance.check``
-    (:mod:`balance.checks`), ``balance.games``, ``balance.load_scenario``, ``balance.Scenario`` and
-    ``balance.ScenarioError``, each imported when first used: ``import balance`` imports neither numpy nor pydantic,
-    so that the command line answers ``--help`` at once and a Ctrl-C while it starts is one line, and compiling a
-    kernel (:mod:`balance.warm`) needs neither pandas nor matplotlib."""
+    (:mod:`balance.analysis.studies`), ``balance.tournament`` (:mod:`balance.analysis.tournaments`) and
+    ``balance.check`` (:mod:`balance.analysis.checks`), ``balance.games``, ``balance.load_scenario``,
+    ``balance.Scenario`` and ``balance.ScenarioError``, each imported when first used: ``import balance`` imports
+    neither numpy nor pydantic, so that the command line answers ``--help`` at once and a Ctrl-C while it starts is one
+    line, and compiling a kernel (:mod:`balance.run.warm`) needs neither pandas nor matplotlib."""
     if name == "games":
         import importlib
         return importlib.import_module(".games", __name__)
     if name in ("Scenario", "ScenarioError", "load_scenario"):
-        from . import scenario
+        from .scenario import model as scenario
         return getattr(scenario, name)
     if name == "simulate":
         from .api import simulate
         return simulate
     if name == "Results":
-        from .results import Results
+        from .present.results import Results
         return Results
     if name in ("compare", "sweep", "cards"):
-        from . import studies
+        from .analysis import studies
         return getattr(studies, name)
     if name == "tournament":
-        from .tournaments import tournament
+        from .analysis.tournaments import tournament
         return tournament
     if name == "check":
-        from .checks.run import check
+        from .analysis.checks.run import check
         return check
     raise AttributeError(f"module 'balance' has no attribute {name!r}")

@@ -1,4 +1,4 @@
 """`python -m balance` is the `balance` command."""
-from .entry import main
+from .cli.entry import main
 
 main()

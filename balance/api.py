@@ -1,12 +1,13 @@
-"""The Python API for notebooks and scripts: ``simulate`` a scenario, get a :class:`~balance.results.Results`."""
+"""The Python API for notebooks and scripts: ``simulate`` a scenario, get a
+:class:`~balance.present.results.Results`."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from .results import Results
-from .runner import RunOptions, run
-from .scenario import Scenario, load_scenario
+from .present.results import Results
+from .run.runner import RunOptions, run
+from .scenario.model import Scenario, load_scenario
 
 _RUN_KEYS = ("threads", "chunk_size", "keep_games", "target_ci", "max_games", "progress", "checkpoint", "resume",
              "contrasts", "client")
@@ -18,9 +19,9 @@ def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: 
     Keyword arguments override scenario keys (``games``, ``players``, ``seed``, ``strategy``, ``seat_rotation``,
     ...) or set how to run (``threads``, ``chunk_size``, ``keep_games``, ``target_ci``, ``max_games``,
     ``progress``, ``contrasts``); run options never change a number in the scenario's results. ``contrasts=False``
-    skips the game's contrast variants (co-operative games play them by default, see ``balance.contrasts``).
-    ``client``: a ``dask.distributed.Client``; the games then run as tasks on its workers (``balance.executor``), with
-    the same results as a local run.
+    skips the game's contrast variants (co-operative games play them by default, see ``balance.analysis.contrasts``).
+    ``client``: a ``dask.distributed.Client``; the games then run as tasks on its workers (``balance.run.executor``),
+    with the same results as a local run.
 
     An interrupt (Ctrl-C, or Jupyter's stop button) returns the games finished so far, with
     ``meta["interrupted"]`` True; their numbers are those of an uninterrupted run of as many games.

@@ -11,7 +11,7 @@ printed and compared (a change meant to alter the games says so with ``--allow-d
     python benchmarks/ab.py [--base COMMIT] [--scenario PATH] [--games N] [--threads T] [--pairs K] [--mode kernel|run]
 
 ``--mode kernel`` times the kernel on one chunk played into kept arrays (what ``balance bench`` times); ``--mode run``
-times the runner's whole loop (``balance.runner.run``: chunks sized to the machine, aggregation, bookkeeping), less
+times the runner's whole loop (``balance.run.runner.run``: chunks sized to the machine, aggregation, bookkeeping), less
 its compile/load. A is ``--base`` (default ``HEAD``), checked out into a temporary git worktree; B is this tree.
 """
 from __future__ import annotations
@@ -31,7 +31,7 @@ import numpy as np
 from balance.scenario import load_scenario
 mode, path, n, threads = sys.argv[1], sys.argv[2] or None, int(sys.argv[3]), int(sys.argv[4])
 if mode == "kernel":
-    from balance.chunks import play_chunk, set_threads
+    from balance.run.chunks import play_chunk, set_threads
     sc = load_scenario(path)
     spec = sc.spec()
     compiled = spec.compile_scenario(sc)
@@ -49,7 +49,7 @@ if mode == "kernel":
         return time.perf_counter() - t
 else:
     import json
-    from balance.runner import RunOptions, run
+    from balance.run.runner import RunOptions, run
     options = RunOptions(progress=False, threads=threads)
     sc = load_scenario(path, games=n)
     r = run(sc, options)

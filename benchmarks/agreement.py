@@ -1,5 +1,5 @@
 """Kernel against reference engine on the shipped scenarios' games, exactly as `balance run` plays them: each game's
-traced kernel event for event and its batch kernel's outcome against the reference engine (``balance.agreement``),
+traced kernel event for event and its batch kernel's outcome against the reference engine (``balance.run.agreement``),
 the first games of each scenario's run, in parallel over the cores, with the counts.
 
 Run: `.venv/bin/python benchmarks/agreement.py [-n GAMES_PER_GAME] [--jobs J] [--game NAME] [--first G]`, or
@@ -24,7 +24,7 @@ CHUNK = 25                  # games a task: small enough that both cores stay bu
 
 def check(label: str, game0: int, n: int) -> tuple[str, int, list[tuple[int, str]]]:
     """Games game0 .. game0+n-1 of one shipped scenario: (label, games checked, disagreements)."""
-    from balance.agreement import disagreements, load
+    from balance.run.agreement import disagreements, load
     return label, n, disagreements(load(label), range(game0, game0 + n))
 
 
@@ -36,7 +36,7 @@ def main() -> int:
     ap.add_argument("--game", action="append", help="only this game (repeatable; default every game)")
     ap.add_argument("--first", type=int, default=0, help="the first game index checked (default 0)")
     args = ap.parse_args()
-    from balance.agreement import shipped
+    from balance.run.agreement import shipped
 
     os.chdir(ROOT)              # scenarios named as a user names them, relative to the repository (the workers too)
     scenarios = [(label, sc) for label, sc in shipped("scenarios") if not args.game or sc.game in args.game]

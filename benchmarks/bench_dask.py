@@ -26,8 +26,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from balance.api import simulate
-    from balance.bench import machine
-    from balance.executor import close, connect
+    from balance.run.bench import machine
+    from balance.run.executor import close, connect
     print(f"machine: {machine()}; load average at start {os.getloadavg()[0]:.1f}")
     simulate(games=1_000, progress=False)           # the kernel in the Numba cache before any worker starts
     clients = {}

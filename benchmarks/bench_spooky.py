@@ -1,13 +1,13 @@
 """Benchmark the Spooky Tower kernel for 2, 3 and 4 players and every shipped strategy (same seeds, one process).
 
-Run: `.venv/bin/python benchmarks/bench_spooky.py [--games N]`. Compile time is excluded; see balance/bench.py.
+Run: `.venv/bin/python benchmarks/bench_spooky.py [--games N]`. Compile time is excluded; see balance/run/bench.py.
 """
 from __future__ import annotations
 
 import argparse
 
 from balance import load_scenario
-from balance.bench import benchmark
+from balance.run.bench import benchmark
 
 
 def main() -> None:

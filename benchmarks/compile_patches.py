@@ -1,10 +1,10 @@
-"""Cold compile of every game's kernel with and without Numba's compile patches (balance/_numba_patches).
+"""Cold compile of every game's kernel with and without Numba's compile patches (balance/core/numba_patches).
 
 Run: `.venv/bin/python benchmarks/compile_patches.py [--rounds 3] [--game NAME ...]`.
 
 Each round compiles each game's kernel twice, with the patches (BALANCE_NUMBA_PATCHES=1) and without (=0), the
 order alternating from round to round, each in a new process with an empty Numba cache, as a first `balance run`
-compiles it (one game of the game's embedded default scenario, as ``balance.warm`` plays it). It prints each
+compiles it (one game of the game's embedded default scenario, as ``balance.run.warm`` plays it). It prints each
 compile's wall seconds and the process's CPU seconds over the compile, and the ratio without / with the patches
 within the round; then each game's median ratio and its range over the rounds. CPU seconds swing less than wall
 seconds on a busy machine (the compile runs on one thread), but not by nothing: compare rounds, not single runs.
@@ -24,13 +24,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = """
 import json, sys, time
-from balance.chunks import play_chunk, set_threads
+from balance.run.chunks import play_chunk, set_threads
 from balance.scenario import load_scenario
 scenario = load_scenario(None, game=sys.argv[1])
 spec = scenario.spec()
 compiled = spec.compile_scenario(scenario)
 threads = set_threads(1)
-from balance import _numba_patches
+from balance.core import numba_patches as _numba_patches
 wall, cpu = time.perf_counter(), time.process_time()
 play_chunk(spec, compiled, scenario, 0, 1, threads)
 print(json.dumps({"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,

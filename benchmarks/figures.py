@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def timed(label: str, draw, folder: Path) -> tuple[float, float]:
-    from balance.report import _png
+    from balance.present.report import _png
     wall, cpu = time.perf_counter(), time.process_time()
     _png(folder, label.replace(" ", "_"), draw, None)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -72,8 +72,8 @@ def main() -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from balance.bench import machine
-    from balance.runner import RunOptions, run
+    from balance.run.bench import machine
+    from balance.run.runner import RunOptions, run
     from balance.scenario import load_scenario
 
     warm = Figure()

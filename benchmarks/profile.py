@@ -85,7 +85,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="balance-profile-") as tmp:
         # a fresh cache: a kernel loaded from the cache keeps no IR to name its functions by
         os.environ["NUMBA_CACHE_DIR"] = os.path.join(tmp, "cache")
-        from balance.chunks import play_chunk, set_threads
+        from balance.run.chunks import play_chunk, set_threads
         from balance.scenario import load_scenario
         sc = load_scenario(args.scenario)
         spec = sc.spec()

@@ -7,7 +7,7 @@ rule, a wrong component number, a strategy parameter read from the wrong slot. A
 notice shows a rule or a decision that no test pins down.
 
 Each mutation is applied alone, in a scratch copy of the working tree, with a fresh Numba cache (a cached kernel
-would hide the change, see ``balance/_cache.py``). The suite then runs in two tiers: the fast tier (the game's rule,
+would hide the change, see ``balance/core/cache.py``). The suite then runs in two tiers: the fast tier (the game's rule,
 strategy and playthrough tests, in one process) and, if every fast test passed, the whole suite (``make test``'s
 test command). Both stop at the first failure. A mutation is *killed* when a test fails (or the run times out) and
 *survives* when the whole suite passes. For each survivor the default scenario is played with and without the

@@ -1,8 +1,8 @@
 """What every game's kernel computes, as digests: run in a new process with its own Numba cache, once with Numba's
-compile patches (``balance/_numba_patches``) and once without, by ``test_numba_patches.py``.
+compile patches (``balance/core/numba_patches``) and once without, by ``test_numba_patches.py``.
 
 ``python tests/patch_outputs.py GAMES [GAME ...]`` (only those games' scenarios, where named) prints one JSON object: whether the patches were on, and for every shipped
-scenario (``balance.agreement.shipped``: each file in ``scenarios/`` and each game's embedded default no file
+scenario (``balance.run.agreement.shipped``: each file in ``scenarios/`` and each game's embedded default no file
 repeats) the SHA-1 of each output array of its first GAMES games (``run_chunk``, as ``balance run`` plays them), for
 its own seed and for the next seed (a control: a different game must give a different digest); and the seconds
 each game's first chunk took (its kernel's cold compile, the first scenario of each game).
@@ -30,9 +30,9 @@ def digests(chunk: dict) -> dict[str, str]:
 
 
 def main(n_games: int, games: tuple[str, ...] = ()) -> dict:
-    from balance import _jit  # noqa: F401 - the patches are applied (or not) when the rule decorators load
-    from balance import _numba_patches
-    from balance.agreement import shipped
+    from balance.core import jit as _jit  # noqa: F401 - the patches are applied (or not) when the rule decorators load
+    from balance.core import numba_patches as _numba_patches
+    from balance.run.agreement import shipped
 
     result = {"patches": _numba_patches.ACTIVE, "scenarios": {}, "compile_s": {}}
     for label, scenario in shipped(ROOT / "scenarios"):

@@ -35,8 +35,8 @@ def test_bench_reports_the_run_against_its_kernel_and_a_reports_time(cli, scenar
 
 
 def test_report_speed_times_every_figure_the_report_writes():
-    from balance.bench import report_speed
-    from balance.runner import RunOptions, run
+    from balance.run.bench import report_speed
+    from balance.run.runner import RunOptions, run
     from balance.scenario import load_scenario
     sc = load_scenario(SCENARIOS / "climbing_tower.toml", games=200)
     got = report_speed(sc, games=200, threads=1)

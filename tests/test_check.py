@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from balance.checks import confseq
-from balance.checks.run import check, looks
+from balance.analysis.checks import confseq
+from balance.analysis.checks.run import check, looks
 from balance.scenario import ScenarioError, load_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from balance.affected import affected
+from balance.scenario.affected import affected
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / ".ci" / "balance-check.sh"

@@ -299,7 +299,7 @@ def test_a_slow_compile_is_announced_with_its_elapsed_time():
     ... seconds), so no wall-clock time is asserted."""
     import itertools
 
-    from balance.runner import compile_notice
+    from balance.run.runner import compile_notice
     out = _Stream()
     ticks = itertools.count(0.0, 0.7)
     with compile_notice("Spooky Tower", True, stream=out, after=0.0, clock=lambda: next(ticks), every=0.001):
@@ -312,8 +312,8 @@ def test_a_slow_compile_is_announced_with_its_elapsed_time():
 def test_a_compile_outside_a_terminal_is_one_line_when_it_starts_and_one_when_it_ends(monkeypatch):
     """A CI log or a notebook gets whole lines, no carriage returns, and the default (progress not asked for either
     way) is this mode whenever stderr is not a terminal."""
-    from balance.notice import notice_mode
-    from balance.runner import compile_notice
+    from balance.core.notice import notice_mode
+    from balance.run.runner import compile_notice
     monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
     assert notice_mode(None) == "lines" and notice_mode(False) == "off" and notice_mode(True) == "live"
     out = _Stream()
@@ -329,7 +329,7 @@ def test_a_fast_load_and_a_silenced_notice_print_nothing():
     import io
     import threading
 
-    from balance.runner import compile_notice
+    from balance.run.runner import compile_notice
     out = io.StringIO()
     with compile_notice("Spooky Tower", True, stream=out, after=600.0):
         pass                                        # done long before the notice is due
@@ -410,11 +410,11 @@ def test_simulate_refuses_what_the_command_line_refuses():
     for kw in ({"threads": 0}, {"chunk_size": -1}, {"threads": 1.5}):
         with pytest.raises(ValueError, match="out of range"):
             balance.simulate(games=10, **kw)
-    assert balance.Results is __import__("balance.results", fromlist=["Results"]).Results
+    assert balance.Results is __import__("balance.present.results", fromlist=["Results"]).Results
 
 
 def test_report_default_folder_is_named_after_the_scenario(cli, tmp_path, monkeypatch):
-    from balance.cli import folder_name
+    from balance.cli.main import folder_name
     assert folder_name("The Haunted Tower, reconstructed components") == "the_haunted_tower_reconstructed_components"
     assert folder_name("Spooky Tower (public card list, embedded default)") == \
         "spooky_tower_public_card_list_embedded_default"
@@ -431,7 +431,7 @@ def test_report_default_folder_is_named_after_the_scenario(cli, tmp_path, monkey
 @pytest.fixture()
 def ctrl_c_after_two_chunks(monkeypatch):
     """Ctrl-C arrives while the third chunk plays."""
-    from balance import runner
+    from balance.run import runner
     real, calls = runner.play_chunk, []
 
     def play_chunk(*args, **kwargs):

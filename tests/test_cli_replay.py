@@ -73,7 +73,7 @@ def test_the_games_worth_watching_are_pasteable_commands_that_replay_them_with_t
 
 def test_a_run_no_command_line_can_repeat_names_the_scenario_by_its_show_command():
     import balance
-    from balance.runner import replay_args
+    from balance.run.runner import replay_args
     sc = load_scenario({"game": "spooky_tower", "players": 2})       # made from a dict: no file to name
     assert replay_args(sc) is None
     r = balance.simulate(sc, games=300, progress=False)
@@ -82,7 +82,7 @@ def test_a_run_no_command_line_can_repeat_names_the_scenario_by_its_show_command
 
 
 def test_replay_args_quote_for_the_shell_and_read_back_to_the_same_scenario():
-    from balance.runner import replay_args
+    from balance.run.runner import replay_args
     sc = load_scenario(SPOOKY, players=4, seat_rotation=True, strategy="ghost_hunter",
                        **{"components.buildings.12.ghost_worth": 3, "rules.flip_scope": "building"})
     args = replay_args(sc)

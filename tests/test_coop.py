@@ -13,9 +13,9 @@ from pandas.testing import assert_frame_equal
 
 import coop_fixture as fx
 from balance.games import Contrast
-from balance.results import Results
-from balance.stats import Aggregator, wilson
-from balance.stats.aggregate import Tallies
+from balance.present.results import Results
+from balance.analysis.stats import Aggregator, wilson
+from balance.analysis.stats.aggregate import Tallies
 
 
 @pytest.fixture
@@ -165,7 +165,7 @@ def test_no_label_is_called_hardest_when_every_label_is_alike(game, monkeypatch)
 
 
 def test_a_big_category_shows_its_extremes_on_the_terminal_and_everything_in_the_report(game, tmp_path):
-    from balance.report import write_report
+    from balance.present.report import write_report
     sc = scenario(**{"components.towers": 60})
     r = aggregate(sc, chunk_of(sc, 6000), [6000])
     short = r.display_tables(short=True)

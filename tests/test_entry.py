@@ -13,7 +13,7 @@ class Interrupt:
             raise KeyboardInterrupt       # what Python raises when SIGINT arrives in the middle of this import
 sys.meta_path.insert(0, Interrupt())
 sys.argv = ["balance", "run", "-n", "10"]
-from balance.entry import main
+from balance.cli.entry import main
 main()
 """
 
@@ -50,7 +50,7 @@ def test_a_ctrl_c_while_the_command_imports_is_one_line_and_exit_130():
 HEAVY = ("numpy", "pandas", "numba", "matplotlib", "scipy", "pydantic")
 MODULES_AFTER = """
 import sys
-from balance.entry import main
+from balance.cli.entry import main
 sys.argv = ["balance", *{args!r}]
 try:
     main()

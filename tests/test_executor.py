@@ -14,7 +14,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 from balance.api import simulate
-from balance.runner import ExecutorError
+from balance.run.runner import ExecutorError
 
 
 def _same(results) -> dict:
@@ -157,10 +157,10 @@ def test_dask_studies_are_the_local_studies(client, study, args, kw):
     paired sums are exact, so the order they are added in cannot matter); the study says it ran on Dask."""
     import importlib
 
-    from balance.executor import task_ranges
+    from balance.run.executor import task_ranges
     if "chunk_size" in kw:      # several tasks, so that their sums are added together
         assert len(task_ranges(2, 0, kw["games"], kw["chunk_size"])) > 1
-    fn = getattr(importlib.import_module(f"balance.studies.{study}"), study)
+    fn = getattr(importlib.import_module(f"balance.analysis.studies.{study}"), study)
     local, dask = fn(*args, **kw), fn(*args, client=client, **kw)
     assert _same(dask) == _same(local)
     assert dask.meta["games"] > 0
@@ -175,7 +175,7 @@ def test_dask_studies_are_the_local_studies(client, study, args, kw):
 def test_dask_tournament_is_the_local_tournament(client, scenario, strategies, kw):
     """Every seating's games as tasks on two workers, the seatings' tasks in one queue: the same ratings, matrix and
     tables as on this machine, competitive and co-operative."""
-    from balance.tournaments import tournament
+    from balance.analysis.tournaments import tournament
     local, dask = tournament(scenario, strategies, **kw), tournament(scenario, strategies, client=client, **kw)
     assert dask.to_dict() == local.to_dict()
     assert dask.meta["games"] == local.meta["games"] > 0
@@ -202,7 +202,7 @@ def test_the_local_cluster_balance_starts_runs_without_dask_profiler_and_with_ra
     caller's own Dask settings as they were."""
     import dask
 
-    from balance.executor import QUIET_CLUSTER, close, connect
+    from balance.run.executor import QUIET_CLUSTER, close, connect
     before = {key: dask.config.get(key) for key in QUIET_CLUSTER}
     assert before != QUIET_CLUSTER          # else this test could not tell
     client = connect("dask-local", workers=1)
@@ -224,7 +224,7 @@ def test_without_dask_the_executor_is_one_line_and_balance_never_imports_it(tmp_
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         "error: --executor dask-local needs Dask, which is not installed (allowed: pip install 'balance[dask]')"]
-    code = ("import sys, balance, balance.api, balance.cli, balance.runner; "
+    code = ("import sys, balance, balance.api, balance.cli, balance.run.runner; "
             "assert not {'dask', 'distributed'} & set(sys.modules), sorted(sys.modules)")
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -240,7 +240,7 @@ def test_dask_executor_needs_a_scheduler(cli):
     (0, 1_000, 2, 1_000), (5, 5, 2, 1_000), (0, 3, 4, 1_000),
 ])
 def test_guided_tasks_cover_the_games_once_in_order_largest_first(start, stop, threads, smallest):
-    from balance.executor import TASK_GAMES, TASK_SHARE, guided_tasks
+    from balance.run.executor import TASK_GAMES, TASK_SHARE, guided_tasks
     tasks = guided_tasks(start, stop, threads, smallest)
     assert [g for g, _ in tasks] == [start + sum(n for _, n in tasks[:i]) for i in range(len(tasks))]
     assert sum(n for _, n in tasks) == stop - start
@@ -254,7 +254,7 @@ def test_guided_tasks_cover_the_games_once_in_order_largest_first(start, stop, t
 
 
 def test_guided_tasks_end_short_so_the_workers_finish_together():
-    from balance.executor import guided_tasks
+    from balance.run.executor import guided_tasks
     tasks = guided_tasks(0, 4_000_000, 2, 50_000)
     assert tasks[0] == (0, 666_667)                  # 1 / (TASK_SHARE x 2 threads) of the games
     assert [n for _, n in tasks[-4:]] == [50_000, 50_000, 50_000, 9_620]

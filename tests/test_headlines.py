@@ -1,5 +1,5 @@
-"""Headlines that pick the extreme of many groups (balance/stats/extremes.py and every finding that uses it): fed
-synthetic outcomes, no kernel. Where every group is alike, the findings name no extreme at least 95% of the time;
+"""Headlines that pick the extreme of many groups (balance/analysis/stats/extremes.py and every finding that uses it):
+fed synthetic outcomes, no kernel. Where every group is alike, the findings name no extreme at least 95% of the time;
 where several groups are equally extreme, none of them is called THE extreme; where one group truly stands out with
 enough games, it is named. Each works for any game: categories, counter groups, seats, tournaments, studies."""
 from __future__ import annotations
@@ -10,12 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from balance.results import _group_frame
-from balance.stats.aggregate import GroupTallies
-from balance.stats.extremes import family_z, pick_extreme, widen
-from balance.stats.findings import _gap, _lifts, _threats
-from balance.stats.intervals import Z95, wilson
-from balance.stats.team_findings import _extremes
+from balance.present.results import _group_frame
+from balance.analysis.stats.aggregate import GroupTallies
+from balance.analysis.stats.extremes import family_z, pick_extreme, widen
+from balance.analysis.stats.findings import _gap, _lifts, _threats
+from balance.analysis.stats.intervals import Z95, wilson
+from balance.analysis.stats.team_findings import _extremes
 
 TOWERS = [f"T{i:03d}" for i in range(420)]
 
@@ -155,7 +155,7 @@ def test_a_monster_that_kills_more_often_than_the_rest_is_named_the_deadliest():
 
 def test_the_haunted_tower_declares_its_monsters_threat_and_keeps_it_in_a_checkpoint():
     from balance.scenario import load_scenario
-    from balance.stats.aggregate import Aggregator
+    from balance.analysis.stats.aggregate import Aggregator
     sc = load_scenario("scenarios/haunted_tower.toml")
     agg = Aggregator(sc.spec(), [s.strategy for s in sc.seats], sc.turn_cap, scenario=sc)
     monster = next(g for g in agg.tallies.groups if g.name == "monster")
@@ -178,7 +178,7 @@ def _tournament(cooperative, ratings, tables=None):
 
 
 def test_a_tournament_calls_no_strategy_the_strongest_when_the_next_cannot_be_told_apart():
-    from balance.tournaments_view import findings
+    from balance.present.tournaments_view import findings
     tables = pd.DataFrame({"table": ["a + a", "a + b", "b + b"], "games": 10_000, "wins": [5920, 5830, 5000]})
     tables["win_rate"] = tables.wins / tables.games
     coop = _tournament(True, {"strategy": ["skeleton_farmer", "climber", "deck_thinner"],
@@ -209,7 +209,7 @@ def _study_rows(rng, diffs, se, **cols):
 
 
 def test_cards_say_which_removal_changes_a_metric_the_most_only_when_it_stands_apart():
-    from balance.studies.cards import CardValues
+    from balance.analysis.studies.cards import CardValues
     rng = np.random.default_rng(17)
 
     def said(diffs):
@@ -229,7 +229,7 @@ def test_cards_say_which_removal_changes_a_metric_the_most_only_when_it_stands_a
 
 
 def test_a_sweep_calls_no_cell_the_highest_when_others_reach_it():
-    from balance.studies.sweep import Sweep
+    from balance.analysis.studies.sweep import Sweep
     t = pd.DataFrame({"cell": [0, 1, 2], "players": ["2", "3", "4"], "metric": "win_rate", "kind": "team",
                       "value": [0.592, 0.583, 0.40], "value_lo": [0.584, 0.575, 0.39], "value_hi": [0.600, 0.591, 0.41],
                       "diff": [0.0, -0.009, -0.192], "diff_lo": [0.0, -0.012, -0.195], "diff_hi": [0.0, -0.006, -0.189],
@@ -242,7 +242,7 @@ def test_a_sweep_calls_no_cell_the_highest_when_others_reach_it():
 
 
 def test_compare_lists_an_item_as_changed_only_beyond_intervals_adjusted_for_every_item():
-    from balance.studies.compare import Comparison
+    from balance.analysis.studies.compare import Comparison
     rng = np.random.default_rng(18)
     runs, flagged = 200, 0
     for _ in range(runs):

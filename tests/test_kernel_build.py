@@ -1,5 +1,5 @@
-"""How the rule code is compiled (balance/_jit.py, balance/_numba_patches): build properties that the kernel's speed
-and its compile time rest on. The tests of Numba's compile patches are skipped where the patches are off
+"""How the rule code is compiled (balance/core/jit.py, balance/core/numba_patches): build properties that the kernel's
+speed and its compile time rest on. The tests of Numba's compile patches are skipped where the patches are off
 (``BALANCE_NUMBA_PATCHES=0``, or a Numba they were not verified on); ``test_numba_patches.py`` checks that the games
 play the same either way.
 
@@ -13,7 +13,7 @@ import numba
 import numba.core.registry
 import pytest
 
-from balance import rng
+from balance.core import rng
 from balance.games.spooky_tower import kernel, layout, strategies
 
 ALLOCATING = {"simulate_nb", "trace_game_nb"}
@@ -55,7 +55,7 @@ def variant_digests(n_games: int) -> list[str]:
     import hashlib
 
     from balance import load_scenario
-    from balance.runner import play_chunk
+    from balance.run.runner import play_chunk
     out = []
     for kw in BOUNDSCHECK_VARIANTS:
         sc = load_scenario(None, seed=11, **kw)
@@ -81,11 +81,11 @@ def test_games_index_only_inside_the_state_under_numba_boundscheck(tmp_path):
     assert checked.stdout.split() == variant_digests(3000)
 
 
-# --- rules_jit_flat (balance/_jit.py): typed once, inlined by LLVM into every caller ---------------------------------
+# --- rules_jit_flat (balance/core/jit.py): typed once, inlined by LLVM into every caller ------------------------------
 
-from balance import _jit  # noqa: E402
-from balance import _numba_patches as patches  # noqa: E402
-from balance._numba_patches import dispatch, memos, symbols  # noqa: E402
+from balance.core import jit as _jit  # noqa: E402
+from balance.core import numba_patches as patches  # noqa: E402
+from balance.core.numba_patches import dispatch, memos, symbols  # noqa: E402
 
 needs_patches = pytest.mark.skipif(not patches.ACTIVE, reason="Numba's compile patches are off in this process")
 
@@ -161,7 +161,7 @@ def test_rule_functions_compile_once_per_argument_types_not_per_constant():
     """A caller passing a constant (Literal[int](3)) or a narrower signed integer (an int32 read from the board
     table) gets the callee's int64 compile: one specialisation for every constant, which cut The Haunted Tower's
     cold compile from about 71 to 55 s, and for every integer width (211 compiles to 195, about 0.5 s more;
-    balance/_numba_patches/dispatch.py). An unsigned integer keeps its own type."""
+    balance/core/numba_patches/dispatch.py). An unsigned integer keeps its own type."""
     from numba.core import types
     array = types.Array(types.int64, 1, "C")
     _plain_callee.get_call_template((array, types.IntegerLiteral(3)), {})
@@ -180,11 +180,11 @@ def test_rule_functions_compile_once_per_argument_types_not_per_constant():
     assert narrow(np.arange(10, dtype=np.int64), 7) == 14
 
 
-# --- one optimisation per entry point (balance/_numba_patches/link_once.py) -------------------------------------
+# --- one optimisation per entry point (balance/core/numba_patches/link_once.py) -------------------------------------
 
 ONCE_MODULE = '''
 import numba
-from balance import _jit
+from balance.core import jit as _jit
 
 @_jit.rules_jit
 def leaf(s, i):                 # too big for LLVM to inline into every call site of its own accord
@@ -220,7 +220,7 @@ def par_entry(s, out):          # a parallel driver: Numba wraps its loop's body
 
 ONCE_SCRIPT = '''
 import sys, numpy as np, once_mod
-from balance._numba_patches import symbols
+from balance.core.numba_patches import symbols
 from numba.core.registry import cpu_target
 codegen = cpu_target.target_context.codegen()
 full_runs = []                  # per run of LLVM's full pipeline: does it optimise the parallel loop's body?
@@ -319,8 +319,8 @@ def test_an_entry_point_is_optimised_whole_with_private_copies_and_cached_alone(
 
 SHADOW_MODULE = '''
 import numba
-from balance import _jit
-from balance._numba_patches import dispatch, symbols
+from balance.core import jit as _jit
+from balance.core.numba_patches import dispatch, symbols
 
 def rule_with_wrapper(fn):      # a rule function whose callee compile keeps Python's wrapper: Python runs its own code
     symbols.RULES.add(symbols.prefix_of(fn))
@@ -422,7 +422,7 @@ def test_rule_functions_have_no_cfunc_wrapper_and_declarations_get_no_function_p
 
 EDGE_MODULE = '''
 import numpy as np, numba
-from balance._jit import rules_jit
+from balance.core.jit import rules_jit
 
 @rules_jit
 def printer(x):                 # needs its environment at run time
@@ -577,7 +577,7 @@ def test_a_profiling_build_never_shares_the_users_cache(tmp_path):
     assert len({plain, profiled, other}) == 3 and "-noinline-" in profiled and "-noinline-" not in plain
 
 
-# --- the builtin typing memo (balance/_numba_patches/memos.py) -----------------------------------------------
+# --- the builtin typing memo (balance/core/numba_patches/memos.py) -----------------------------------------------
 
 @needs_patches
 def test_a_repeated_builtin_typing_is_answered_once_and_as_numba_answers_it():
@@ -623,7 +623,7 @@ def test_index_helpers_are_computed_in_place_as_python_computes_them():
     import numpy as np
     from numba import njit
     from numba.core import errors
-    from balance._index import rules_index
+    from balance.core.index import rules_index
     from balance.games.haunted_tower import layout as ht
 
     assert not hasattr(ht.mcnt_at, "overloads") and not hasattr(layout.pl_at, "overloads")
@@ -654,7 +654,7 @@ def test_rule_functions_skip_the_passes_that_cannot_change_them_and_inline_closu
     from numba.core.caching import NullCache
     from numba.core.typed_passes import NopythonRewrites
     from numba.core.untyped_passes import InlineClosureLikes
-    from balance._jit import RULES_OPTIONS, rules_jit
+    from balance.core.jit import RULES_OPTIONS, rules_jit
 
     assert RULES_OPTIONS.get("pipeline_class") is not None, "the rules' pipeline could not be built on this Numba"
     def closing(n):

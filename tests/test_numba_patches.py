@@ -1,4 +1,4 @@
-"""Numba's compile patches (balance/_numba_patches) change how a kernel is compiled, never what it computes: every
+"""Numba's compile patches (balance/core/numba_patches) change how a kernel is compiled, never what it computes: every
 shipped scenario plays the same games with and without them. They are applied only on the Numba versions they were
 verified on (the versions pyproject.toml allows) unless BALANCE_NUMBA_PATCHES=1, and never with
 BALANCE_NUMBA_PATCHES=0."""
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from balance import _numba_patches as patches
+from balance.core import numba_patches as patches
 from balance.scenario import load_scenario
 
 HERE = Path(__file__).resolve().parent
@@ -76,7 +76,7 @@ def state(tmp_path: Path, version: str | None = None, switch: str | None = None)
     code = ("import json, numba\n"
             f"if {version!r}: numba.__version__ = {version!r}\n"
             "from numba.core import base, codegen\n"
-            "from balance import _jit, _numba_patches as p\n"
+            "from balance.core import jit as _jit, numba_patches as p\n"
             "print(json.dumps({'active': p.ACTIVE, 'installed': p.INSTALLED,\n"
             "    'finalize': hasattr(codegen.CPUCodeLibrary.finalize, '_balance_once'),\n"
             "    'abi': hasattr(base.BaseContext.get_abi_sizeof, '_balance_memo'),\n"

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 
-from balance.results import Results
-from balance.stats import wilson
+from balance.present.results import Results
+from balance.analysis.stats import wilson
 from test_aggregate import GAMES, LINEUP, P, aggregate
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
@@ -34,7 +34,7 @@ def test_strategy_x_seat_counts_each_strategy_at_each_seat_as_pandas_does():
 
 
 def test_a_rotating_mixed_lineup_shows_strategies_and_strategy_x_seat_everywhere(tmp_path):
-    from balance.report import write_report
+    from balance.present.report import write_report
     r = aggregate(GAMES, [len(GAMES["game"])])
     text = r.summary()
     assert "\nStrategies\n" in text and "\nStrategy x seat\n" in text
@@ -159,14 +159,14 @@ METRICS = (Path(__file__).resolve().parents[1] / "docs" / "metrics.md").read_tex
 def _empty_results(game):
     """A game's Results with no game played: every table it has, from its shipped scenario, without a kernel."""
     from balance.scenario import load_scenario
-    from balance.stats import Aggregator
+    from balance.analysis.stats import Aggregator
     sc = load_scenario(SCENARIOS / f"{game}.toml")
     return Aggregator(sc.spec(), [seat.strategy for seat in sc.seats], sc.turn_cap, scenario=sc).finalize()
 
 
 @pytest.mark.parametrize("game", ["spooky_tower", "haunted_tower", "climbing_tower"])
 def test_every_column_of_every_table_is_defined_in_metrics_md_and_has_a_note(game):
-    from balance.report.columns import column_note, section, slug
+    from balance.present.report.columns import column_note, section, slug
     r = _empty_results(game)
     t = r.tallies
     headings = {slug(h.lstrip("#").strip()) for h in METRICS.splitlines() if h.startswith("#")}
@@ -185,7 +185,7 @@ def test_every_column_of_every_table_is_defined_in_metrics_md_and_has_a_note(gam
 
 
 def test_group_columns_say_they_are_an_association():
-    from balance.report.columns import column_note
+    from balance.present.report.columns import column_note
     r = _empty_results("spooky_tower")
     for column in ("win flipped", "win not flipped", "diff (pp)", "95% CI (pp)"):
         assert "association, not a cause" in column_note("Per value", column, r.tallies)
@@ -194,7 +194,7 @@ def test_group_columns_say_they_are_an_association():
 
 def test_the_report_gives_every_header_a_tooltip_and_a_footnote_and_links_each_title_to_them(tmp_path):
     from html.parser import HTMLParser
-    from balance.report import write_report
+    from balance.present.report import write_report
     r = aggregate(GAMES, [len(GAMES["game"])])
     html = write_report(r, tmp_path / "rep", []).read_text()
 
@@ -224,7 +224,7 @@ def test_the_report_gives_every_header_a_tooltip_and_a_footnote_and_links_each_t
 
 
 def test_tables_align_text_left_and_numbers_right_in_the_report_and_on_the_terminal(tmp_path):
-    from balance.report import write_report
+    from balance.present.report import write_report
     r = _empty_results("climbing_tower")
     text = r.summary()
     block = text.split("\nPer BOSS side\n")[1].splitlines()
@@ -238,7 +238,7 @@ def test_tables_align_text_left_and_numbers_right_in_the_report_and_on_the_termi
 
 
 def test_small_values_never_round_to_zero():
-    from balance.display import _ci, _num, _pct
+    from balance.present.display import _ci, _num, _pct
     assert _num(0.0004) == "<0.001" and _num(0.0) == "0.000" and _num(0.004, 2) == "<0.01"
     assert _pct(4e-5) == "<0.01%" and _ci(2e-6, 4e-5) == "[<0.01, <0.01]%"
 

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-import balance.plots
-import balance.report
-import balance.outputs
-from balance.outputs import MARKER, OutputDirError, atomic_directory
-from balance.report import FIGURES, write_report
-from balance.stats import Aggregator
+import balance.present.plots
+import balance.present.report
+import balance.present.outputs
+from balance.present.outputs import MARKER, OutputDirError, atomic_directory
+from balance.present.report import FIGURES, write_report
+from balance.analysis.stats import Aggregator
 
 SPEC = SimpleNamespace(
     name="fake", title="Fake <Game>", victory_names=("unfinished", "ghosts", "amulet"),
@@ -149,7 +149,7 @@ def test_an_earlier_report_is_replaced_whole(results, tmp_path):
     (target / "index.html").write_text("old")
     write_report(results, target, ASSUMPTIONS)
     assert (target / "index.html").read_text() != "old"
-    assert sorted(p.name for p in target.iterdir()) == sorted(balance.report.FILES + (MARKER,))
+    assert sorted(p.name for p in target.iterdir()) == sorted(balance.present.report.FILES + (MARKER,))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
 
 
@@ -167,13 +167,13 @@ def test_a_folder_of_report_file_names_without_the_marker_is_refused(results, tm
 def test_a_file_added_to_the_old_report_while_writing_is_kept(results, tmp_path, monkeypatch):
     target = tmp_path / "report"
     write_report(results, target, ASSUMPTIONS)
-    real = balance.report._summary_context
+    real = balance.present.report._summary_context
 
     def meanwhile(*args, **kwargs):         # after the folder was checked, before the new one moves in
         (target / "notes.txt").write_text("written during the run")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(balance.report, "_summary_context", meanwhile)
+    monkeypatch.setattr(balance.present.report, "_summary_context", meanwhile)
     with pytest.raises(OutputDirError, match="holds other files \\(notes.txt\\)"):
         write_report(results, target, ASSUMPTIONS)
     assert (target / "notes.txt").read_text() == "written during the run"
@@ -184,7 +184,7 @@ def test_what_appears_between_the_last_check_and_the_swap_moves_into_the_new_fol
     target = tmp_path / "out"
     with atomic_directory(target, ["a.txt"]) as tmp:
         (tmp / "a.txt").write_text("first")
-    real_check = balance.outputs.check_output_dir
+    real_check = balance.present.outputs.check_output_dir
     calls = []
 
     def check_then_race(path, own):         # the second check passes, then a file lands in the old folder
@@ -194,7 +194,7 @@ def test_what_appears_between_the_last_check_and_the_swap_moves_into_the_new_fol
             (target / "late.txt").write_text("keep me")
         return got
 
-    monkeypatch.setattr(balance.outputs, "check_output_dir", check_then_race)
+    monkeypatch.setattr(balance.present.outputs, "check_output_dir", check_then_race)
     with atomic_directory(target, ["a.txt"]) as tmp:
         (tmp / "a.txt").write_text("second")
     assert (target / "a.txt").read_text() == "second" and (target / "late.txt").read_text() == "keep me"
@@ -247,9 +247,9 @@ def test_failure_midway_leaves_nothing_behind(results, tmp_path, monkeypatch, wh
         raise RuntimeError("injected")
 
     if where == "plot":  # after some PNGs are written
-        monkeypatch.setattr(balance.plots, "cards", boom)
+        monkeypatch.setattr(balance.present.plots, "cards", boom)
     else:  # after every PNG and index.html are written
-        monkeypatch.setattr(balance.report, "_summary_context", boom)
+        monkeypatch.setattr(balance.present.report, "_summary_context", boom)
     with pytest.raises(RuntimeError, match="injected"):
         write_report(results, target, ASSUMPTIONS)
     if existing:
@@ -285,7 +285,7 @@ def test_text_summary_is_aligned_and_narrow(results):
 
 
 def test_intervals_near_0_and_1_never_round_to_a_bound_they_do_not_reach():
-    from balance.results import _ci, _pct
+    from balance.present.results import _ci, _pct
     assert _ci(0.0, 3.8e-5) == "[0.00, <0.01]%"
     assert _ci(0.99996, 1.0) == "[>99.99, 100.00]%"
     assert _pct(0.0) == "0.00%" and _pct(4e-5) == "<0.01%" and _pct(0.1234) == "12.34%"
@@ -298,7 +298,7 @@ def test_a_report_links_to_nothing_outside_its_folder(tmp_path):
     import re
 
     import balance
-    from balance.report import write_report
+    from balance.present.report import write_report
     results = balance.simulate(games=300, progress=False)
     page = write_report(results, tmp_path / "r").read_text()
     links = re.findall(r'(?:href|src)="([^"]*)"', page)

@@ -1,4 +1,4 @@
-"""Counter-based streams (balance.rng): compiled streams equal their Python twins, draws are uniform, and every
+"""Counter-based streams (balance.core.rng): compiled streams equal their Python twins, draws are uniform, and every
 (seed, game, purpose) has its own stream."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from numba import njit
 from scipy import stats
 
-from balance import rng
-from balance.rng import (STREAM_WORDS, PyStream, below_nb, flat_below_nb, flat_init_nb, flat_pair_nb, mix64_nb,
+from balance.core import rng
+from balance.core.rng import (STREAM_WORDS, PyStream, below_nb, flat_below_nb, flat_init_nb, flat_pair_nb, mix64_nb,
                          next_u64_nb, py_mix64, py_stream_key, stream_init_nb, stream_key_nb)
 
 SEEDS = [0, 1, 2, 12345, 2**31 - 1, 2**32, 2**53 + 1, 2**63 - 1, 2**64 - 1]

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 import balance
-from balance import runner
+from balance.run import runner
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +31,7 @@ def test_results_do_not_depend_on_the_chunk_size_or_the_threads():
 def test_a_ctrl_c_while_a_chunk_is_added_lets_the_chunk_be_added_whole(monkeypatch):
     """SIGINT in the middle of adding a chunk: the chunk is counted whole (no half-added tallies), then the run stops
     as interrupted."""
-    from balance.stats.aggregate import Aggregator
+    from balance.analysis.stats.aggregate import Aggregator
     real_update, calls = Aggregator.update, []
 
     def update(self, chunk):
@@ -56,9 +56,9 @@ def test_a_deferred_ctrl_c_acts_after_the_chunk_is_checkpointed(monkeypatch, tmp
     """The chunk whose update held the Ctrl-C back is in the checkpoint, so --resume goes on from it."""
     import json
 
-    from balance.runner import RunOptions, run
+    from balance.run.runner import RunOptions, run
     from balance.scenario import load_scenario
-    from balance.stats.aggregate import Aggregator
+    from balance.analysis.stats.aggregate import Aggregator
     real_update, calls = Aggregator.update, []
 
     def update(self, chunk):
@@ -93,7 +93,7 @@ def test_a_ctrl_c_is_delivered_as_the_handler_before_would_act():
 def test_the_default_action_of_a_deferred_ctrl_c_ends_the_process():
     import subprocess
     import sys
-    code = ("import signal; from balance import runner\n"
+    code = ("import signal; from balance.run import runner\n"
             "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
             "with runner.interrupts_deferred() as d:\n"
             "    signal.raise_signal(signal.SIGINT)\n"

@@ -152,7 +152,7 @@ def test_valid_random_lineups_load_and_round_trip(players, data):
     assert tomllib.loads(dumps_toml(s.to_dict())) == s.to_dict()
 
 
-# --- One-key changes: keyed lists merge item by item (balance/layers.py) ---------------------------------------
+# --- One-key changes: keyed lists merge item by item (balance/scenario/layers.py) -------------------------------------
 
 DEFAULT_SPOOKY = load_scenario({"game": "spooky_tower"})
 

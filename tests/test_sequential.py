@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from balance.studies.sequential import (Moments, SequentialTest, cs_bounds, decide, fixed_bounds,
+from balance.analysis.studies.sequential import (Moments, SequentialTest, cs_bounds, decide, fixed_bounds,
                                         parse_question)
 
 

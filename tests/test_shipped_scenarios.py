@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from balance import agreement
+from balance.run import agreement
 from balance.cli import main
 from balance.games import registry
 

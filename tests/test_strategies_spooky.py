@@ -28,7 +28,7 @@ from balance.games.spooky_tower import layout as L
 from balance.games.spooky_tower import strategies as S
 from balance.games.spooky_tower.components import (Building, SpookyTowerComponents, SpookyTowerRules,
                                                     card_list_buildings, compile_rules)
-from balance.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, flat_init_nb
+from balance.core.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, flat_init_nb
 
 TAKE, FLIP = E.ACT_TAKE, E.ACT_FLIP
 PLAYERS = 4

@@ -14,7 +14,7 @@ import balance
 from balance import load_scenario
 from balance.games import registry
 from balance.scenario import ScenarioError
-from balance.studies import cards, compare, sweep
+from balance.analysis.studies import cards, compare, sweep
 
 GHOST_1 = {"components.buildings.12.ghost_worth": 1}
 
@@ -126,7 +126,7 @@ def test_a_sweep_over_players_works_for_every_game(cli, game):
 def test_a_sweep_plays_its_first_cell_once_and_gets_the_same_numbers_as_cell_by_cell(monkeypatch):
     """With a fixed number of games the cells play in one pass beside the first cell (played once, not once per
     cell); with target_ci they play one at a time. The numbers of a cell do not depend on which."""
-    from balance.studies import paired
+    from balance.analysis.studies import paired
     real, calls = paired.play_chunk, []
 
     def counting(spec, comp, sc, game0, n, threads, out=None):
@@ -295,8 +295,8 @@ def test_group_intervals_a_against_a_and_when_every_label_plays_every_game():
 
 def test_group_sums_merge_to_the_numbers_of_one_pass():
     """The Dask path adds each task's sums: two ranges merged give exactly the sums of one pass."""
-    from balance.studies.paired import Layout, PairSums, play_range
-    from balance.runner import set_threads
+    from balance.analysis.studies.paired import Layout, PairSums, play_range
+    from balance.run.runner import set_threads
     a = load_scenario(SCENARIOS / "climbing_tower.toml", games=900)
     b = load_scenario(SCENARIOS / "climbing_tower.toml", games=900, **{"rules.supply": "easy"})
     layouts = [Layout.of(a), Layout.of(b)]

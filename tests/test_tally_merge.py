@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.stats import Aggregator
+from balance.analysis.stats import Aggregator
 from test_aggregate import CAP, LINEUP, SPEC, make_games, split
 
 
@@ -62,7 +62,7 @@ def test_tallies_out_of_order_are_refused():
 def _halves_and_one_pass(monkeypatch, chunks, make):
     """Tallies of the same chunks aggregated with each long chunk split in two halves on two threads, and in one
     pass (Aggregator._tally)."""
-    from balance.stats import aggregate
+    from balance.analysis.stats import aggregate
     monkeypatch.setattr(aggregate.numba, "get_num_threads", lambda: 2)
     out = []
     for split_games in (1, 10**12):
@@ -87,7 +87,7 @@ def test_a_chunk_tallied_in_two_halves_at_once_equals_one_pass(monkeypatch):
 def test_every_game_tallies_the_same_in_two_halves(monkeypatch, game):
     """Real chunks of each game (roles, final counters, kernel-summed groups, categories) give the same tallies."""
     from balance import load_scenario
-    from balance.chunks import play_chunk
+    from balance.run.chunks import play_chunk
     sc = load_scenario(None, game=game, seed=3)
     spec = sc.spec()
     compiled = spec.compile_scenario(sc)

@@ -1,4 +1,4 @@
-"""Worker threads sleep between two launches of a kernel instead of spinning (``balance._threads``): a spinning
+"""Worker threads sleep between two launches of a kernel instead of spinning (``balance.core.threads``): a spinning
 worker held a core while the main thread added the chunk to the tallies. libgomp reads the policy once,
 when Numba loads its threading layer, so importing balance must set it before that, and keep the user's own."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 CODE = ("import os, balance\n"
         "from numba.np.ufunc import parallel\n"
         "loaded = parallel._is_initialized\n"
-        "from balance.chunks import set_threads\n"
+        "from balance.run.chunks import set_threads\n"
         "set_threads(None)\n"
         "print(loaded, parallel._is_initialized, os.environ.get('OMP_WAIT_POLICY'))\n")
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from balance.ratings import fit_luce, intervals
-from balance.tournaments import parse_variants, seatings, tables, tournament
+from balance.analysis.ratings import fit_luce, intervals
+from balance.analysis.tournaments import parse_variants, seatings, tables, tournament
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 

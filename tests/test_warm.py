@@ -1,4 +1,4 @@
-"""``python -m balance.warm``: what ``make run`` compiles in the background while pip installs the rest."""
+"""``python -m balance.run.warm``: what ``make run`` compiles in the background while pip installs the rest."""
 from __future__ import annotations
 
 import subprocess
@@ -10,8 +10,8 @@ HEAVY = ("pandas", "matplotlib", "pyarrow", "jinja2")
 def test_compiling_a_kernel_imports_neither_pandas_nor_matplotlib():
     """make run starts the compile before pip has installed these: importing the package, loading the default
     scenario and compiling (or loading) its kernel must not need them."""
-    code = ("import sys, balance.warm\n"
-            "balance.warm.warm(None)\n"
+    code = ("import sys, balance.run.warm\n"
+            "balance.run.warm.warm(None)\n"
             f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr
@@ -20,7 +20,7 @@ def test_compiling_a_kernel_imports_neither_pandas_nor_matplotlib():
 
 def test_warm_refuses_a_missing_scenario_in_one_line(tmp_path):
     missing = tmp_path / "nosuch.toml"
-    res = subprocess.run([sys.executable, "-m", "balance.warm", str(missing)], capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-m", "balance.run.warm", str(missing)], capture_output=True, text=True,
                          timeout=600)
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
@@ -31,7 +31,7 @@ def test_warm_refuses_a_missing_scenario_in_one_line(tmp_path):
 def test_simulate_and_results_still_come_from_the_package():
     import balance
     from balance.api import simulate
-    from balance.results import Results
+    from balance.present.results import Results
     assert balance.simulate is simulate and balance.Results is Results
 
 
@@ -40,7 +40,7 @@ def test_a_run_compiles_its_tallies_while_it_warms_up_and_counts_none_of_that_ga
     tallies, so that a machine's first run compiles the statistics there, not silently inside its first chunk; the
     run's own tallies hold only the run's games."""
     import balance
-    from balance.stats.aggregate import Aggregator
+    from balance.analysis.stats.aggregate import Aggregator
     real_update, seen = Aggregator.update, []
 
     def update(self, chunk):

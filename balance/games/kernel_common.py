@@ -13,7 +13,7 @@ from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .._jit import rules_jit, rules_jit_inline
+from ..core.jit import rules_jit, rules_jit_inline
 from . import SUMS_SUFFIX, ChunkBuffers
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..._jit import rules_jit_flat
+from ...core.jit import rules_jit_flat
 from ..kernel_common import add_counter_sums_nb, load_script
 from . import enums as E
 from . import strategies as S

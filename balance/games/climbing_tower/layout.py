@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import rules_jit_flat
-from ...rng import STREAM_WORDS
+from ...core.jit import rules_jit_flat
+from ...core.rng import STREAM_WORDS
 from .components import MAX_CARDS, MAX_FLOORS, MAX_TOWER_CARDS, TOKENS  # noqa: F401  (TOKENS for importers)
 from .enums import CARD_COUNTER_NAMES, FINAL_NAMES  # in enums: the game's spec names them without Numba
 

@@ -3,8 +3,8 @@ and its icons (swords against skeletons or the BOSS, arrows up the tower), and t
 not all fall stand again; gold; the empty-hand bonus)."""
 from __future__ import annotations
 
-from ..._jit import rules_jit_flat
-from ...rng import flat_shuffle_nb
+from ...core.jit import rules_jit_flat
+from ...core.rng import flat_shuffle_nb
 from ..kernel_common import lowest_bit_nb, next_scripted_nb
 from . import enums as E
 from .layout import (FOLLOWS, OWNED, CF_ARROWS, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI, FLOOR_LO,

@@ -14,7 +14,7 @@ and what a strategy sees and how each decides in ``reference_strategies.py``.
 
 Shared with the kernel on purpose, and only these:
 
-* randomness: ``balance.rng.PyStream`` keyed by (seed, game, purpose): the shuffle stream (set-up and the rounds'
+* randomness: ``balance.core.rng.PyStream`` keyed by (seed, game, purpose): the shuffle stream (set-up and the rounds'
   shuffles, ``rng.py_shuffled``, and the BOSS side) and one stream per seat for its strategy;
 * the strategies' numbers (``strategies.RANDOM`` ...); the strategies themselves are re-written in
   ``reference_strategies.py`` and see only a :class:`~.reference_strategies.View`.
@@ -29,7 +29,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ...rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, py_shuffled
+from ...core.rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, py_shuffled
 from . import enums as E
 from . import layout as L
 from .arrays import MAX_LABELLED

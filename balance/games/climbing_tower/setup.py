@@ -4,8 +4,8 @@ shuffle of all of them; the first ``tower_cards`` go bottom to top), the BOSS si
 (a shuffle; the first ``starting_level2`` join the deck), the Level 3 cards (a shuffle)."""
 from __future__ import annotations
 
-from ..._jit import rules_jit_flat
-from ...rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_shuffle_nb
+from ...core.jit import rules_jit_flat
+from ...core.rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_shuffle_nb
 from ..kernel_common import emit_at_nb
 from . import enums as E
 from .layout import (BOSS_ROW, CAND, FLOOR_HI, FLOOR_LO, LOC, M_TRACE, MAX_SLOTS, OPT, OPT_BOSS_SIDE, OPT_N_CARDS,

@@ -31,8 +31,8 @@ The heuristics share one frame and differ in weights and in the build phase:
 """
 from __future__ import annotations
 
-from ..._jit import rules_jit_flat
-from ...rng import flat_below_nb
+from ...core.jit import rules_jit_flat
+from ...core.rng import flat_below_nb
 from ..kernel_common import next_scripted_nb
 from . import enums as E
 from .layout import (FOLLOWS, CF_ARROWS, CF_COLOUR, CF_LEVEL, CF_NUMBER, CF_SWORDS, CHOICE_SCRIPT, KINDS, LOC,

@@ -10,7 +10,7 @@ item the robber fly moves and where, which metal item the rust monster eats) are
 """
 from __future__ import annotations
 
-from ..._jit import rules_jit
+from ...core.jit import rules_jit
 from . import enums as E
 from . import strategies as S
 from .layout import (CAND, CHIT_INDEX, CHIT_LOC, CHIT_USES, G_N, HS_ATTACK, HS_BANE_KILLS, HS_DAMAGE_DEALT,

@@ -42,7 +42,7 @@ decisions).
 """
 from __future__ import annotations
 
-from ..._jit import rules_jit
+from ...core.jit import rules_jit
 from . import enums as E
 from . import movement as M
 from . import strategies as S

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..._jit import rules_jit
+from ...core.jit import rules_jit
 from ..kernel_common import load_script
 from . import enums as E
 from . import strategies as S

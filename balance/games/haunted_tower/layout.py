@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._index import rules_index, rules_table
-from ..._jit import rules_jit, rules_jit_flat
-from ...rng import STREAM_WORDS
+from ...core.index import rules_index, rules_table
+from ...core.jit import rules_jit, rules_jit_flat
+from ...core.rng import STREAM_WORDS
 from . import enums as E
 
 MAX_PLAYERS = E.MAX_PLAYERS

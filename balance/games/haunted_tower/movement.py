@@ -9,7 +9,7 @@ and chits). The shortest path to it is recorded only when something reads it: th
 """
 from __future__ import annotations
 
-from ..._jit import rules_jit
+from ...core.jit import rules_jit
 from . import enums as E
 from . import strategies as S
 from .layout import (CAND, CHIT_FACEUP, CHIT_SQ, G_A, G_D, G_N, G_N_OUT, HS_HERO,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import rules_jit
+from ...core.jit import rules_jit
 from ..kernel_common import emit_at_nb
-from ...rng import flat_below_nb
+from ...core.rng import flat_below_nb
 from . import enums as E
 from .layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_ON, CHIT_OWNER,
                      CHIT_PLACER, CHIT_SQ, CHIT_USES, DICE_SCRIPT, HS_BLUE, HS_HERO, HS_KEPT_BLUE, HS_KEPT_PURPLE,

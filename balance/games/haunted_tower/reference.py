@@ -19,7 +19,7 @@ encounter does); an illegal blue-chit placement reports the square as the answer
 
 Shared with the kernel on purpose, and only these:
 
-* randomness: ``balance.rng.PyStream`` keyed by (seed, game, purpose): the dice stream (each die ``below(6) + 1``
+* randomness: ``balance.core.rng.PyStream`` keyed by (seed, game, purpose): the dice stream (each die ``below(6) + 1``
   or ``below(10) + 1``), the shuffle stream (``rng.py_shuffled``) and one stream per seat for its strategy;
 * decisions: the same jitted functions of ``strategies.py``. They read a flat array, so :meth:`Table.decide`
   writes one from this engine's objects before every call (``layout``'s regions), with the content of every chit
@@ -35,7 +35,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, py_shuffled
+from ...core.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, py_shuffled
 from . import board as B
 from . import board_of
 from . import enums as E

@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ...rng import flat_seek_nb
+from ...core.rng import flat_seek_nb
 from . import board as B
 from . import enums as E
 from . import layout as L

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import rules_jit
-from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_init_nb, flat_shuffle_nb
+from ...core.jit import rules_jit
+from ...core.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_init_nb, flat_shuffle_nb
 from ..kernel_common import fill_nb
 from . import enums as E
 from . import strategies as S

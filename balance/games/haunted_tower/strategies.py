@@ -20,9 +20,9 @@ script).
 """
 from __future__ import annotations
 
-from ..._jit import rules_jit, rules_jit_inline
+from ...core.jit import rules_jit, rules_jit_inline
 from ..kernel_common import next_scripted_nb
-from ...rng import flat_below_nb
+from ...core.rng import flat_below_nb
 from . import enums as E
 from . import heuristics as H
 from .layout import (CAND, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_PLACER, CHOICE_SCRIPT, G_N,

@@ -3,7 +3,7 @@
 """
 from __future__ import annotations
 
-from ..._jit import rules_jit, rules_jit_flat, rules_jit_inline
+from ...core.jit import rules_jit, rules_jit_flat, rules_jit_inline
 from . import enums as E
 from . import strategies as S
 from . import valuation as V

@@ -5,7 +5,7 @@ constants and parameter slots the heuristics share. ``targets.py`` searches the 
 """
 from __future__ import annotations
 
-from ..._jit import rules_jit, rules_jit_flat, rules_jit_inline
+from ...core.jit import rules_jit, rules_jit_flat, rules_jit_inline
 from . import enums as E
 from . import movement as M
 from . import strategies as S

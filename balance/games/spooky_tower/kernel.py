@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..._jit import rules_jit, rules_jit_inline
+from ...core.jit import rules_jit, rules_jit_inline
 from ..kernel_common import add_counter_sums_nb, emit_at_nb, load_script
-from ...rng import (PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_pair_nb,
+from ...core.rng import (PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_pair_nb,
                    flat_shuffle_nb)
 from . import enums as E
 from . import strategies as S

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._index import rules_index
-from ...rng import STREAM_WORDS
+from ...core.index import rules_index
+from ...core.rng import STREAM_WORDS
 
 from . import enums as E
 

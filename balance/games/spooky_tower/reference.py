@@ -8,7 +8,7 @@ both engines on thousands of seeds; ``narrate.py`` tells one reference game in E
 
 Two things are shared with the kernel on purpose:
 
-* randomness: ``balance.rng.PyStream`` keyed by (seed, game, purpose), the plain twin of the kernel's streams;
+* randomness: ``balance.core.rng.PyStream`` keyed by (seed, game, purpose), the plain twin of the kernel's streams;
 * decisions: the same jitted strategy functions (``strategies.*_nb``). They read a flat array, so
   :meth:`Table.public_view` builds one holding only what every player can see (counts, counters, the clock...).
 
@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ...rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, flat_seek_nb, py_shuffled
+from ...core.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, flat_seek_nb, py_shuffled
 from . import enums as E
 from . import layout as L
 from . import strategies as S

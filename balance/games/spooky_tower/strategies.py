@@ -17,9 +17,9 @@ deterministic; only the random strategy draws, from its seat's own stream.
 """
 from __future__ import annotations
 
-from ..._jit import rules_jit, rules_jit_inline
+from ...core.jit import rules_jit, rules_jit_inline
 from ..kernel_common import next_scripted_nb
-from ...rng import flat_below_nb
+from ...core.rng import flat_below_nb
 from . import enums as E
 from .layout import (BONUS_COUNT, CAND, CHOICE_SCRIPT, DIAL, F_GHOST, KINDS, M_CHOICE_I, M_CHOICE_N,
                      SC, TOWN_N, at, feat_at, hand_n_at, legal_at, param_at, pl_at, stream_at)
