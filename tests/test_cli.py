@@ -414,7 +414,7 @@ def test_simulate_refuses_what_the_command_line_refuses():
 
 
 def test_report_default_folder_is_named_after_the_scenario(cli, tmp_path, monkeypatch):
-    from balance.cli.main import folder_name
+    from balance.cli.commands import folder_name
     assert folder_name("The Haunted Tower, reconstructed components") == "the_haunted_tower_reconstructed_components"
     assert folder_name("Spooky Tower (public card list, embedded default)") == \
         "spooky_tower_public_card_list_embedded_default"

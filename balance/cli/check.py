@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from .main import (CHUNK_SIZE_OPTION, EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out,
+from .commands import (CHUNK_SIZE_OPTION, EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out,
                   _fail, _load, _sets, _write_failed, dask_client, name_options, options, set_option)
 from ..scenario.layers import name_override
 

@@ -15,7 +15,7 @@ def interrupted() -> None:
 
 def main() -> None:
     try:
-        from .main import main as command_line
+        from .commands import main as command_line
     except KeyboardInterrupt:
         interrupted()
     command_line()

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import click
 
-from .main import EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _load, _sets, \
+from .commands import EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _load, _sets, \
     _write_failed, dask_client, name_options, options, set_option
 from ..scenario.layers import ANY, name_override
 from ..present.outputs import OutputDirError
