@@ -29,6 +29,9 @@ def test_bench_reports_the_run_against_its_kernel_and_a_reports_time(cli, scenar
     assert len(with_contrasts) == (1 if contrasts else 0)
     if contrasts:
         assert f"with its {contrasts} contrast variants, as many games each: " in with_contrasts[0]
+    startup = next(line for line in lines if line.startswith("start-up "))
+    assert re.search(r"start-up +\d+\.\d\d s --help, \d+\.\d\d s a bad scenario file's one-line error \(new "
+                     r"processes, best of 3\)", startup), startup
     report = next(line for line in lines if line.startswith("report "))
     assert re.search(r"report +\d+\.\d s games \(300\) \+ \d+\.\d s tables, figures and files \((\d+) figures, "
                      r"\d+\.\d s; slowest \w+ \d+\.\d s\)", report), report

@@ -119,6 +119,7 @@ class BenchResult:
     cold_statistics_s: float | None = None      # the statistics' compiled tallies, in the same process, after it
     run: RunSpeed | None = None
     report: ReportSpeed | None = None
+    startup: tuple[float, float] | None = None      # seconds: `balance --help`, and a bad scenario file's error
 
     @property
     def vs_reference(self) -> float:
@@ -141,6 +142,8 @@ class BenchResult:
             f"floor / kernel = {self.vs_floor:.1f}x (information only)",
         ] + (self.run.lines() if self.run is not None else [])
           + (self.report.lines() if self.report is not None else [])
+          + ([f"start-up   {self.startup[0]:>10.2f} s --help, {self.startup[1]:.2f} s a bad scenario file's one-line "
+              f"error (new processes, best of {REPEATS})"] if self.startup is not None else [])
           + ([f"cold compile {self.cold_compile_s:>10.1f} s        (the kernel compiled into a fresh Numba cache, in "
               "a new process)"] if self.cold_compile_s is not None else [])
           + ([f"             {self.cold_statistics_s:>10.1f} s more   (the statistics, compiled after it: a first run "
@@ -272,6 +275,29 @@ def cold_compile(scenario: Scenario) -> tuple[float, float]:
     return float(kernel), float(statistics)
 
 
+def start_up(scenario: Scenario) -> tuple[float, float]:
+    """Best-of-REPEATS seconds of a new `balance --help` process, and of a `balance run` of a file of the scenario's
+    game whose player count is out of range (the one-line error a typo gets): what a user waits before anything
+    is simulated."""
+    import subprocess
+    import sys
+    import tempfile
+
+    def best(args) -> float:
+        times = []
+        for _ in range(REPEATS):
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "balance", *args], capture_output=True)
+            times.append(time.perf_counter() - t)
+        return min(times)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "bad.toml")
+        with open(bad, "w", encoding="utf-8") as fh:
+            fh.write(f'game = "{scenario.game}"\nplayers = 99\n')
+        return best(["--help"]), best(["run", bad])
+
+
 def benchmark(scenario: Scenario, games: int = 2_000_000, reference_games: int = 300,
               threads: int | None = None, cold: bool = False, report_games: int = REPORT_GAMES) -> BenchResult:
     """Measure the kernel (all threads and one), the floor and the reference engine on the same seeds, a whole run
@@ -297,4 +323,4 @@ def benchmark(scenario: Scenario, games: int = 2_000_000, reference_games: int =
     report = report_speed(scenario, report_games, threads) if report_games else None
     return BenchResult(scenario.name, scenario.players, [s.strategy for s in scenario.seats], n_threads, games,
                        kernel_gps, kernel_1t, floor_gps, reference_games, reference_gps, machine(), cold_s, stats_s,
-                       run, report)
+                       run, report, start_up(scenario))
