@@ -1,7 +1,7 @@
 """Every game in the registry honours the same contract with the shared layers (pgx's shared conformance check):
 the outputs its GameSpec promises, in the shapes and ranges promised; the same games on any split; the reference
 engine agreeing with the kernel; narration; rule code compiled without Numba's runtime; its scenario file writing
-out its defaults. A new game is added to this test by adding it to the registry (docs/adding_a_game.md)."""
+out its defaults. A new game is added to this test by adding it to balance.games.NAMES (docs/adding_a_game.md)."""
 from __future__ import annotations
 
 import importlib
