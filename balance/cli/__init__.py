@@ -1,5 +1,5 @@
-"""The command-line layer: the ``balance`` command — its entry point (:mod:`.entry`), the click group and the run,
-replay and report commands (:mod:`.commands`), the study commands (:mod:`.study`) and check and tournament
+"""The command-line layer: the ``balance`` command — its entry point (:mod:`.entry`), the click group and the
+run, replay and report commands (:mod:`.commands`), the study commands (:mod:`.study`) and check and tournament
 (:mod:`.check`). It may import every layer below it (core ← scenario ← games ← run ← analysis ← present ← cli);
 :mod:`balance.api` sits beside it at the top.
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from .commands import (CHUNK_SIZE_OPTION, EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out,
-                  _fail, _load, _sets, _write_failed, dask_client, name_options, options, set_option)
+                  _fail, _preload, _sets, _write_failed, dask_client, name_options, options, set_option)
 from ..scenario.layers import name_override
 
 
@@ -64,8 +64,7 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
     once its interval is at most W wide. With --baseline, every scenario plays its whole cap. Exit code 0: every
     claim passes; 1: one fails; 3: none fails but one is inconclusive at the cap; 2: bad input."""
     name_options(players, games, seed)
-    for path in scenarios:          # a bad file fails in one line before the runner, pandas or Numba are imported
-        _load(path, sets, seed=seed, players=players)
+    _preload(*scenarios, sets=sets, players=players, seed=seed)
     from ..analysis.checks.run import check as run_check
     from ..present.report.study import files
     from ..scenario.model import ScenarioError

@@ -81,6 +81,15 @@ def _load(scenario, sets=(), **overrides):
         _fail(str(err))
 
 
+def _preload(*paths, sets=(), players=None, seed=None) -> None:
+    """Load each scenario file a command names (pydantic, and numpy for a map, only), so that a bad one fails in one
+    line before the command's modules (the runner, pandas, Numba) are imported; the command loads them again."""
+    name_options(players, None, seed)
+    for path in paths:
+        if path is not None:
+            _load(path, sets, players=players, seed=seed)
+
+
 def _load_run(scenario, sets=(), players=None, strategy=None, seat_rotation=None, **overrides):
     """The scenario as `run` plays it: the file, then --players, --strategy, --rotate and --set laid over it."""
     name_options(players, overrides.get("games"), overrides.get("seed"), strategy, seat_rotation)

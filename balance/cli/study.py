@@ -7,8 +7,8 @@ from contextlib import contextmanager
 
 import click
 
-from .commands import EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _load, _sets, \
-    _write_failed, dask_client, name_options, options, set_option
+from .commands import (EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _preload,
+                       _sets, _write_failed, dask_client, name_options, options, set_option)
 from ..scenario.layers import ANY, name_override
 from ..present.outputs import OutputDirError
 from ..core.notice import show_progress
@@ -61,15 +61,6 @@ def _finish(study, out_dir, as_json):
             _write_failed(out_dir, err)
         if not as_json:
             click.echo(f"report: {index}")
-
-
-def _preload(*paths, players=None, seed=None) -> None:
-    """Load each scenario file a study names (numpy and pydantic only), so that a bad one fails in one line before
-    the study's modules (the runner, pandas, Numba) are imported; the study loads them again, with its changes."""
-    name_options(players, None, seed)
-    for path in paths:
-        if path is not None:
-            _load(path, players=players, seed=seed)
 
 
 def _call(fn, *args, **kw):
