@@ -1,8 +1,17 @@
 """Shared fixtures: Spooky Tower compiled for the kernel, and strategy lineups by name."""
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
+
+# Test files live in folders that mirror the package (tests/games/<game>/, tests/<layer>/) and share file names, so
+# pytest imports them by path (--import-mode=importlib); the shared helpers (event_diff, haunted_table ...) stay
+# importable by name from here.
+TESTS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TESTS))
 
 from balance.games.spooky_tower import STRATEGIES
 from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules, compile_rules
@@ -48,6 +57,7 @@ def spooky_compiled():
 # The files that take longest, longest first (measured with `pytest --durations=0`, in worker-seconds). `make test`
 # runs with `-n 2 --dist loadfile --no-loadscope-reorder`, which hands out whole files in collection order: starting
 # the long ones first keeps one worker from finishing a long file alone at the end (longest processing time first).
+# Paths are relative to tests/.
 LONGEST_FIRST = (
     "test_differential_haunted_options.py", "test_differential_haunted.py", "test_differential_climbing.py",
     "test_executor.py", "test_numba_patches.py", "test_differential.py", "test_cli.py", "test_invariants_haunted.py",
@@ -59,4 +69,4 @@ LONGEST_FIRST = (
 
 def pytest_collection_modifyitems(config, items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))      # stable: the rest keep their order
+    items.sort(key=lambda item: rank.get(item.path.relative_to(TESTS).as_posix(), len(rank)))      # stable: the rest keep their order
