@@ -60,10 +60,10 @@ def spooky_compiled():
 # Paths are relative to tests/.
 LONGEST_FIRST = (
     "test_differential_haunted_options.py", "test_differential_haunted.py", "test_differential_climbing.py",
-    "test_executor.py", "test_numba_patches.py", "test_differential.py", "test_cli.py", "test_invariants_haunted.py",
-    "test_strategies_haunted.py", "test_rules_haunted_combat.py", "test_kernel_build.py", "test_notebook.py",
-    "test_report.py", "test_rules_climbing.py", "test_invariants_climbing.py", "test_ci_workflow.py",
-    "test_bench.py", "test_studies.py",
+    "run/test_executor.py", "core/test_numba_patches.py", "test_differential.py", "cli/test_cli.py", "test_invariants_haunted.py",
+    "test_strategies_haunted.py", "test_rules_haunted_combat.py", "core/test_kernel_build.py", "present/test_notebook.py",
+    "present/test_report.py", "test_rules_climbing.py", "test_invariants_climbing.py", "cli/test_ci_workflow.py",
+    "cli/test_bench.py", "analysis/test_studies.py",
 )
 
 

@@ -3,7 +3,7 @@ scenario files with --set and name overrides, the one-line failure, output folde
 
 The command line imports numpy, pandas, Numba and the scenario model only inside the commands that need them, so
 that `balance --help` and a usage error answer at once, and a command loads its scenario (numpy and pydantic only)
-before the runner, pandas or Numba, so that a bad scenario does too (tests/test_entry.py holds it to that)."""
+before the runner, pandas or Numba, so that a bad scenario does too (tests/cli/test_entry.py holds it to that)."""
 from __future__ import annotations
 
 import sys

@@ -6,7 +6,7 @@ what it produces: outcome columns, per-seat counters, per-value counters and the
 
 Loading a scenario imports the game's ``__init__``, ``enums``, ``components`` (and The Haunted Tower's ``board``)
 only, never Numba: what a spec or a component check reads is in ``enums`` (or ``components``), and the spec's functions that play import the kernel
-modules (``layout``, ``arrays``, ``kernel``, ``kernel_common``) inside their bodies (``tests/test_entry.py``).
+modules (``layout``, ``arrays``, ``kernel``, ``kernel_common``) inside their bodies (``tests/cli/test_entry.py``).
 """
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ Z95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054, the 95% two-sided normal
 
 class Method(NamedTuple):
     """An interval method by the name every table note and docs/metrics.md give it; ``key`` is the word that must
-    appear wherever a column computed by it is defined (tests/test_interval_names.py checks the report's notes and
+    appear wherever a column computed by it is defined (tests/stats/test_interval_names.py checks the report's notes and
     docs/metrics.md against the computation)."""
 
     name: str

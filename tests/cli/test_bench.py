@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 @pytest.mark.parametrize("scenario, contrasts", [(None, 0), ("haunted_tower.toml", 0), ("climbing_tower.toml", 2)])

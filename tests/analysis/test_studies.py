@@ -91,7 +91,7 @@ def test_sweep_is_tidy_and_shares_random_numbers_across_cells():
     assert _a_figure_of_its_own(s.plot.heatmap) and _a_figure_of_its_own(s.plot.lines)
 
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 @pytest.mark.parametrize("game", sorted(registry()))

@@ -1,6 +1,6 @@
 """How the rule code is compiled (balance/core/jit.py, balance/core/numba_patches): build properties that the kernel's
 speed and its compile time rest on. The tests of Numba's compile patches are skipped where the patches are off
-(``BALANCE_NUMBA_PATCHES=0``, or a Numba they were not verified on); ``test_numba_patches.py`` checks that the games
+(``BALANCE_NUMBA_PATCHES=0``, or a Numba they were not verified on); ``tests/core/test_numba_patches.py`` checks that the games
 play the same either way.
 
 Rule functions run without Numba's runtime (no reference counting on the arrays passed between them). A rule
@@ -74,7 +74,7 @@ def test_games_index_only_inside_the_state_under_numba_boundscheck(tmp_path):
     import sys
     from pathlib import Path
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
-    script = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+    script = (f"import sys; sys.path[:0] = [{str(Path(__file__).parent)!r}, {str(Path(__file__).parents[1])!r}]; "
               "from test_kernel_build import variant_digests; print(*variant_digests(3000))")
     checked = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=900)
     assert checked.returncode == 0, checked.stderr[-3000:]

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from balance.cli.group import INTERNAL_ERROR, main
 from balance.games import EngineDisagreement
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COMPILE_LINE = re.compile(r"compil(ing|ed) .* rules(, first run only \.\.\.| in .* s; later runs)")
 SHIPPED = {"spooky_tower": "spooky_tower.toml", "haunted_tower": "haunted_tower.toml",
            "climbing_tower": "climbing_tower.toml"}

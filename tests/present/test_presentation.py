@@ -12,9 +12,9 @@ from pandas.testing import assert_frame_equal
 
 from balance.stats.results import Results
 from balance.stats import wilson
-from test_aggregate import GAMES, LINEUP, P, aggregate
+from synthetic_games import GAMES, LINEUP, P, aggregate
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 def test_strategy_x_seat_counts_each_strategy_at_each_seat_as_pandas_does():
@@ -153,7 +153,7 @@ def test_a_reconstructed_component_the_scenario_replaces_is_not_called_the_recon
 
 # --- every column explained, in docs/metrics.md and in the report ------------------------------------------------
 
-METRICS = (Path(__file__).resolve().parents[1] / "docs" / "metrics.md").read_text()
+METRICS = (Path(__file__).resolve().parents[2] / "docs" / "metrics.md").read_text()
 
 
 def _empty_results(game):

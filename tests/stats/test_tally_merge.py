@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from balance.stats import Aggregator
-from test_aggregate import CAP, LINEUP, SPEC, make_games, split
+from synthetic_games import CAP, LINEUP, SPEC, make_games, split
 
 
 def _agg(chunks, keep=0):

@@ -6,7 +6,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 NOTEBOOK = NOTEBOOKS / "01_quickstart.ipynb"
 STUDY = NOTEBOOKS / "02_balance_study.ipynb"
 HAUNTED = NOTEBOOKS / "03_haunted_tower.ipynb"

@@ -17,7 +17,7 @@ import pytest
 from balance.core import numba_patches as patches
 from balance.scenario import load_scenario
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]     # tests/, where patch_outputs.py is
 ROOT = HERE.parent
 GAMES = 300
 # The games whose kernels the identical-output test compiles twice. Each kernel's compile without the patches costs

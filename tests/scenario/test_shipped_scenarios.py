@@ -19,7 +19,7 @@ from balance.run import agreement
 from balance.cli import main
 from balance.games import registry
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = agreement.shipped(ROOT / "scenarios")
 # The Haunted Tower's reference engine plays a few games a second: its sample is smaller.
 SAMPLE = {"haunted_tower": (10, 8)}         # game: (first games, indices spread over the run)

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from balance.cli import main
 from balance.scenario import load_scenario
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = str(ROOT / "scenarios" / "spooky_tower.toml")
 
 

@@ -13,7 +13,7 @@ from balance.analysis.checks import confseq
 from balance.analysis.checks.run import check, looks
 from balance.scenario import ScenarioError, load_scenario
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 SPOOKY = SCENARIOS / "spooky_tower.toml"
 
 

@@ -12,7 +12,7 @@ from balance.games import get_game, registry
 from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules, rulebook_buildings
 from balance.scenario import Scenario, ScenarioError, Seat, load_scenario
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 DEFAULT_FILE = SCENARIOS / "spooky_tower.toml"
 RULEBOOK_FILE = SCENARIOS / "spooky_tower_rulebook.toml"
 SPEC = get_game("spooky_tower")

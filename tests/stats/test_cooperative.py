@@ -239,7 +239,7 @@ def test_the_command_line_runs_and_reports_a_co_operative_game(game, tmp_path, m
 
 def test_a_competitive_game_saves_no_team_fields():
     """Spooky Tower's and The Haunted Tower's saved files stay byte for byte: no new keys in their tallies."""
-    from test_aggregate import GAMES, aggregate as competitive
+    from synthetic_games import GAMES, aggregate as competitive
     d = competitive(GAMES, [len(GAMES["game"])]).tallies.to_dict()
     assert not {"cooperative", "victory_wins", "categories"} & set(d)
     assert all("per_team" not in g for g in d["groups"])

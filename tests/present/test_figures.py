@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from balance.stats import Aggregator
-from test_aggregate import LINEUP, SPEC, GAMES, aggregate, make_games
+from synthetic_games import LINEUP, SPEC, GAMES, aggregate, make_games
 
 matplotlib.use("Agg")
 

@@ -12,7 +12,7 @@ import pytest
 
 from balance.scenario import load_scenario
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SPOOKY = str(ROOT / "scenarios" / "spooky_tower.toml")
 
 

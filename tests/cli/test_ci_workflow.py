@@ -13,7 +13,7 @@ import yaml
 
 from balance.scenario.affected import affected
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / ".ci" / "balance-check.sh"
 WORKFLOW = ROOT / ".github" / "workflows" / "balance.yml"
 

@@ -10,7 +10,7 @@ import pytest
 from balance.analysis.ratings import fit_luce, intervals
 from balance.analysis.tournaments import parse_variants, seatings, tables, tournament
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 def test_tables_and_seatings():

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from balance.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent / "playthroughs"
 PLAYTHROUGHS = {
     "spooky_tower_default_seed3.jsonl": ["replay", "--seed", "3", "--format", "jsonl"],
@@ -64,4 +64,4 @@ def test_playthrough_unchanged(name):
     now = res.stdout.splitlines()          # stdout only: a kernel compiling here says so on stderr
     diff = list(difflib.unified_diff(saved, now, "saved", "now", lineterm="", n=2))
     assert not diff, (f"playthrough {name} changed; if intended, regenerate with "
-                      f"`balance {' '.join(args)} > tests/playthroughs/{name}`:\n" + "\n".join(diff[:60]))
+                      f"`balance {' '.join(args)} > tests/games/playthroughs/{name}`:\n" + "\n".join(diff[:60]))

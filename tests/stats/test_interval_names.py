@@ -17,7 +17,7 @@ import balance
 from balance.present.report.columns import column_note, interval_method, section
 from balance.stats.intervals import METHODS, diff_interval, histogram_moments, mean_interval, wilson
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 METRICS = (ROOT / "docs" / "metrics.md").read_text()
 FUNCTION_METHOD = {wilson: "wilson", mean_interval: "student_t", diff_interval: "newcombe"}
 

@@ -12,7 +12,7 @@ from balance.games import registry
 from balance.scenario import ScenarioError, dumps_toml, load_scenario
 
 GAMES = sorted(registry())
-SPOOKY = Path(__file__).resolve().parents[1] / "scenarios" / "spooky_tower.toml"
+SPOOKY = Path(__file__).resolve().parents[2] / "scenarios" / "spooky_tower.toml"
 # Problems that do not depend on one another, each as the keys that make it; in the order the loader checks them.
 PROBLEMS = [
     {"typo": 1},

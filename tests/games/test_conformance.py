@@ -16,7 +16,7 @@ from balance.games import categories, counter_groups, registry
 from balance.scenario import load_scenario
 from chunk_split import assert_same_games
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(registry())
 ALLOCATING = {"simulate_nb", "trace_game_nb"}       # the drivers that allocate (the parallel loop, trace buffers)
 
