@@ -14,7 +14,8 @@ TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))
 
 from balance.games.spooky_tower import STRATEGIES
-from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules, compile_rules
+from balance.games.spooky_tower.compile import compile_rules
+from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules
 from balance.games.spooky_tower.layout import N_PARAMS
 
 

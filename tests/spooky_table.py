@@ -11,10 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from balance.games.spooky_tower import enums as E
-from balance.games.spooky_tower import kernel as K
+from balance.games.spooky_tower import rules as K
 from balance.games.spooky_tower import layout as L
 from balance.games.spooky_tower import strategies as S
-from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules, compile_rules
+from balance.games.spooky_tower.compile import compile_rules
+from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules
 
 NO, YES = 0, 1                       # scripted reroll / Park answers
 TAKE, FLIP = E.ACT_TAKE, E.ACT_FLIP

@@ -16,10 +16,11 @@ import pytest
 
 from balance.games.spooky_tower import STRATEGIES, run_chunk
 from balance.games.spooky_tower import enums as E
-from balance.games.spooky_tower import kernel as K
+from balance.games.spooky_tower import rules as K
 from balance.games.spooky_tower import layout as L
+from balance.games.spooky_tower.compile import compile_rules
 from balance.games.spooky_tower.components import (Building, SpookyTowerComponents, SpookyTowerRules,
-                                                   card_list_buildings, compile_rules, rulebook_buildings)
+                                                   card_list_buildings, rulebook_buildings)
 from balance.games.spooky_tower.narrate import (describe_event, kernel_disagreement, narrate_jsonl, narrate_text,
                                                 replay)
 from balance.games.spooky_tower.reference import play_reference, play_scenario

@@ -1,6 +1,6 @@
 """Invariants over 100,000 Spooky Tower games, and determinism of ``run_chunk``.
 
-A jitted checker plays games with ``kernel.play_game_nb`` and, after each, checks the whole flat state: every card
+A jitted checker plays games with ``rules.play_game_nb`` and, after each, checks the whole flat state: every card
 in exactly one place (Town stack, a hand, a kept ghost, the trunk), no negative count, pets and fragments conserved,
 the cap respected, a winner iff a victory kind, the winner at a threshold and nobody else. The games cover 2, 3 and
 4 players, every shipped strategy in mixed tables, every rule option and three component sets.
@@ -16,7 +16,7 @@ from balance.games.spooky_tower import STRATEGIES, run_chunk
 from balance.games.spooky_tower import enums as E
 from balance.games.spooky_tower.components import (Building, SpookyTowerComponents, SpookyTowerRules,
                                                    rulebook_buildings)
-from balance.games.spooky_tower.kernel import LOC_KEPT, LOC_TOWN, LOC_TRUNK, play_game_nb
+from balance.games.spooky_tower.rules import LOC_KEPT, LOC_TOWN, LOC_TRUNK, play_game_nb
 from balance.games.spooky_tower.layout import (CARD_FX, CARD_NFX, CARD_VALUE, GHOST_WORTH, GRIM, GRIM_FX, GRIM_NFX,
                                                KINDS, LOC, M_STACK, MAX_FX, MAX_PER_VALUE, MAX_PLAYERS, N_PARAMS, NV,
                                                OPT, SC, TOWN_N, VALUE_COUNT, VALUE_FIRST, cnt_at, hand_at, hand_n_at,

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from balance.games.spooky_tower import enums as E
-from balance.games.spooky_tower import kernel as K
+from balance.games.spooky_tower import rules as K
 from balance.games.spooky_tower import layout as L
 from balance.games.spooky_tower.components import Building, SpookyTowerComponents
 from spooky_table import FLIP, NO, TAKE, YES, Table, effect_trail, kinds, legal, only

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import GameSpec, ParamSpec, StrategySpec, lazy
 from . import enums as E
-from .components import SpookyTowerComponents, SpookyTowerRules, compile_rules
+from .components import SpookyTowerComponents, SpookyTowerRules
 
 STRATEGIES = {
     "random": StrategySpec(
@@ -41,6 +41,7 @@ STRATEGIES = {
 def compile_scenario(scenario):
     """Kernel arrays for a validated scenario: (s0, f0, lineup kinds, lineup params)."""
     import numpy as np
+    from .compile import compile_rules
     s0, f0 = compile_rules(scenario.components, scenario.rules, scenario.players, scenario.turn_cap)
     kinds, params = scenario.strategy_lineup()
     return s0, f0, np.ascontiguousarray(kinds, np.int64), np.ascontiguousarray(params, np.float64)
@@ -57,7 +58,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     """
     import numpy as np
     from ..kernel_common import chunk_arrays, counter_sums
-    from .kernel import simulate_nb
+    from .rules import simulate_nb
 
     s0, f0, kinds, params = compiled
     p = kinds.shape[0]

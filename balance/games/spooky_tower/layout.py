@@ -50,7 +50,7 @@ TOWN_N = _region(NV)                          # cards left per Town stack
 TOWN = _region(NV * MAX_PER_VALUE)            # Town stacks; top = last
 HAND = _region(MAX_PLAYERS * NV * MAX_PER_VALUE)  # held cards in the order taken
 GRIM = _region(MAX_GRIMOIRE)                  # Grimoire order as dealt
-LOC = _region(MAX_CARDS)                      # where each card is (kernel.LOC_*)
+LOC = _region(MAX_CARDS)                      # where each card is (rules.setup.LOC_*)
 CNT = _region(MAX_PLAYERS * NV * E.N_CNT)     # per-game counters per (seat, value)
 LEGAL = _region(6 * 2)                        # legal (action, value) rows
 CAND = _region(NV)                            # candidates for a choice

@@ -232,7 +232,7 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
 # --- replay: the reference game, checked against the kernel --------------------------------------------------------
 
 def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) -> str | None:
-    """Where a kernel trace (``kernel.trace_game``'s events and final state) departs from a reference game: the
+    """Where a kernel trace (``rules.trace_game``'s events and final state) departs from a reference game: the
     first differing event, or the first differing final count; None when they agree."""
     from .layout import CNT, PL, SC
 
@@ -264,7 +264,7 @@ def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
     """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
     against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
     from . import compile_scenario
-    from .kernel import trace_game
+    from .rules import trace_game
 
     seed = scenario.seed if seed is None else int(seed)
     ref = play_scenario(scenario, seed=seed, game=game)

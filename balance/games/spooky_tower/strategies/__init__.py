@@ -14,109 +14,27 @@ public-state array it builds, so both engines decide alike; the rules around the
 
 Ties go to the first candidate in the order offered (values ascending, takes before flips), so heuristic play is
 deterministic; only the random strategy draws, from its seat's own stream.
+
+The decisions the rules call are here; they dispatch on the kind to ``heuristics`` (action scores), ``valuation``
+(what a card or a clock step is worth) and ``scripted`` (the rule tests' strategy); ``kinds`` numbers them.
 """
 from __future__ import annotations
 
-from ...core.jit import rules_jit, rules_jit_inline
-from ..kernel_common import next_scripted_nb
-from ...core.rng import flat_below_nb
-from . import enums as E
-from .layout import (BONUS_COUNT, CAND, CHOICE_SCRIPT, DIAL, F_GHOST, KINDS, M_CHOICE_I, M_CHOICE_N,
-                     SC, TOWN_N, at, feat_at, hand_n_at, legal_at, param_at, pl_at, stream_at)
+from ....core.jit import rules_jit, rules_jit_inline
+from ....core.rng import flat_below_nb
+from .. import enums as E
+from ..layout import CAND, KINDS, at, feat_at, hand_n_at, param_at, pl_at, stream_at
+from .heuristics import action_score_nb, best_action_nb
+from .kinds import CLOCK_RUSHER, COLLECTOR, GHOST_HUNTER, RANDOM, SCRIPTED, TARGET_FLIP, TARGET_TAKE
+from .scripted import scripted_nb
+from .valuation import bonus_count_nb, clock_value_nb, fill_ghost_values_nb, ghost_value_formula_nb, ghost_value_nb
 
-RANDOM = 0
-GHOST_HUNTER = 1
-COLLECTOR = 2
-CLOCK_RUSHER = 3
-SCRIPTED = 9         # tests only: decisions read from the choice script (then: reroll only when stuck, index 0, Park yes)
-
-TARGET_TAKE = 0
-TARGET_FLIP = 1
-
-
-@rules_jit_inline
-def scripted_nb(s, default):
-    """Next scripted decision, or `default` once the script is used up."""
-    return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, default)
-
-
-@rules_jit_inline
-def ghost_value_nb(f, v):
-    """Expected ghosts (pets included) from flipping one card of value v, plus 0.3 for each effect leading on
-    (a function of the public card list only, so it is computed once per scenario: ``fill_ghost_values_nb``)."""
-    return f[at(F_GHOST, v)]
-
-
-@rules_jit
-def ghost_value_formula_nb(f, v):
-    """See ghost_value_nb."""
-    return (f[feat_at(v, E.FX_GHOST)] + f[feat_at(v, E.FX_PET)]
-            + 0.3 * (f[feat_at(v, E.FX_CLUE)] + f[feat_at(v, E.FX_GRIMOIRE)] + f[feat_at(v, E.FX_TAKE_8MINUS)]
-                     + f[feat_at(v, E.FX_TAKE_ANY)] + f[feat_at(v, E.FX_FLIP_8MINUS)]
-                     + f[feat_at(v, E.FX_FLIP_9PLUS)] + f[feat_at(v, E.FX_EXTRA_TURN)]))
-
-
-@rules_jit
-def fill_ghost_values_nb(f):
-    """Fill the ghost-value table at ``F_GHOST`` from the public card statistics at ``F_FEAT``."""
-    for v in range(E.N_VALUES):
-        f[at(F_GHOST, v)] = ghost_value_formula_nb(f, v)
-
-
-@rules_jit
-def clock_value_nb(s, fragment_weight, ghost_weight):
-    """Worth of one clock step now: what the next dial step gives."""
-    nxt = s[at(DIAL, s[SC + E.SC_CLOCK])]    # the hand is at 0..n_dial-1; the next step's effect is at that index
-    if nxt == E.FX_FRAGMENT:
-        return fragment_weight
-    if nxt == E.FX_PET or nxt == E.FX_GHOST:
-        return ghost_weight
-    return 0.1
-
-
-@rules_jit_inline
-def bonus_count_nb(s, v, fx):
-    """How many times effect fx is among value v's Building-side bonuses (tabled by compile_rules)."""
-    return s[at(BONUS_COUNT, v * E.N_EFFECTS + fx)]
-
-
-@rules_jit_inline
-def action_score_nb(s, f, p, act, v):
-    """Heuristic worth of one legal action (take or flip value v) for seat p's strategy."""
-    kind = s[at(KINDS, p)]
-    held = s[hand_n_at(p, v)]
-    if kind == GHOST_HUNTER:   # params: flip_min_ev, take_weight, reroll_below, steal_leader
-        if act == E.ACT_FLIP:
-            ev = held * ghost_value_nb(f, v)
-            return ev if ev >= f[param_at(p, 0)] else ev - 1.0
-        return f[param_at(p, 1)] * ghost_value_nb(f, v)
-    if kind == COLLECTOR:      # params: stack_target, reroll_below
-        if act == E.ACT_FLIP:
-            ready = held >= f[param_at(p, 0)] or s[at(TOWN_N, v)] == 0
-            return (10.0 if ready else -1.0) + held * ghost_value_nb(f, v)
-        return 1.0 + held + ghost_value_nb(f, v)
-    # CLOCK_RUSHER; params: fragment_weight, ghost_weight, reroll_below
-    fw = f[param_at(p, 0)]
-    gw = f[param_at(p, 1)]
-    cv = clock_value_nb(s, fw, gw)
-    if act == E.ACT_FLIP:
-        return held * (f[feat_at(v, E.FX_CLOCK)] * cv + f[feat_at(v, E.FX_FRAGMENT)] * fw + gw * ghost_value_nb(f, v))
-    return (bonus_count_nb(s, v, E.FX_CLOCK) * cv
-            + 0.2 * bonus_count_nb(s, v, E.FX_REROLL) * (1 - s[pl_at(p, E.PL_TOKEN)])
-            + 0.1 * f[feat_at(v, E.FX_CLOCK)] * cv + 0.05 * gw * ghost_value_nb(f, v))
-
-
-@rules_jit
-def best_action_nb(s, f, p, n_legal):
-    """Index and score of the best-scoring legal action (the first wins ties)."""
-    best = 0
-    best_s = -1e300
-    for i in range(n_legal):
-        sc = action_score_nb(s, f, p, s[legal_at(i, 0)], s[legal_at(i, 1)])
-        if sc > best_s:
-            best_s = sc
-            best = i
-    return best, best_s
+__all__ = [
+    "CLOCK_RUSHER", "COLLECTOR", "GHOST_HUNTER", "RANDOM", "SCRIPTED", "TARGET_FLIP", "TARGET_TAKE", "action_score_nb",
+    "best_action_nb", "bonus_count_nb", "choose_action_nb", "choose_target_nb", "choose_victim_nb", "clock_value_nb",
+    "fill_ghost_values_nb", "ghost_value_formula_nb", "ghost_value_nb", "scripted_nb", "wants_park_nb",
+    "wants_reroll_nb",
+]
 
 
 @rules_jit_inline
@@ -203,3 +121,4 @@ def wants_park_nb(s, f, p):
     if s[at(KINDS, p)] == SCRIPTED:
         return scripted_nb(s, 1) == 1
     return True
+
