@@ -1,10 +1,10 @@
 """The rule-test table for Spooky Tower: one game set up by hand, every seat playing the "scripted" strategy.
 
-Shared by ``test_rules_spooky.py`` and ``test_rules_spooky_settings.py``. :class:`Table` compiles a scenario's rules
-and components, resets a game with a trace region, and plays single turns with scripted dice (``turn(dice=...)``) and
-scripted decisions (``choices=...``: reroll 0/1, index into the legal rows, index into the candidates, victim index,
-Park 0/1), after the Town is stacked (``on_top``, ``give``, ``to_trunk``) and the Grimoire dealt
-(``grimoire_on_top``). ``card(v, k)`` is the k-th listed Photo of value v.
+Shared by ``games/spooky_tower/test_rules.py`` and ``test_rules_settings.py``. :class:`Table` compiles a scenario's
+rules and components, resets a game with a trace region, and plays single turns with scripted dice
+(``turn(dice=...)``) and scripted decisions (``choices=...``: reroll 0/1, index into the legal rows, index into the
+candidates, victim index, Park 0/1), after the Town is stacked (``on_top``, ``give``, ``to_trunk``) and the Grimoire
+dealt (``grimoire_on_top``). ``card(v, k)`` is the k-th listed Photo of value v.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 This is the executable rulebook. It plays exactly the games the Numba kernel plays (same scenario, seed and game
 index give the same events, move for move), but it is written from the rulebook and the pydantic settings, not from
 the kernel's flat state: players, Town stacks, the Grimoire and the Park are lists (top of a pile = last item),
-effect chains resolve by recursion, and the immediate win is an exception. ``tests/test_differential.py`` plays
+effect chains resolve by recursion, and the immediate win is an exception. ``tests/games/spooky_tower/test_differential.py`` plays
 both engines on thousands of seeds; ``narrate`` tells one reference game in English or JSON lines.
 
 Two things are shared with the kernel on purpose:

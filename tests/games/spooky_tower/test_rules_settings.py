@@ -1,6 +1,6 @@
 """Spooky Tower rules under non-default settings, rule options and at the edges of every effect range.
 
-``test_rules_spooky.py`` checks each rule with the default components; a bug written into both engines that only
+``test_rules.py`` checks each rule with the default components; a bug written into both engines that only
 shows with another setting (a Park worth two ghosts, a three-step dial, a custom Grimoire ...) or at the end of a
 range (does "flip 9 or more" reach value 12? does "take any" reach 1 and 12?) would pass it. Each test here plays
 one turn with scripted dice, a stacked Town and scripted decisions (``spooky_table.Table``), with a setting changed
