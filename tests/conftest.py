@@ -42,11 +42,12 @@ def lineup(*names: str) -> tuple[np.ndarray, np.ndarray]:
     return kinds, params
 
 
-def compile_spooky(players: int, seats=None, *, turn_cap: int = 1000, rules=None, components=None):
-    """``run_chunk``'s ``compiled`` tuple: (s0, f0, kinds, params); `seats` are strategy names (default random)."""
+def compile_spooky(players: int, seats=None, *, turn_cap: int = 1000, rules=None, components=None,
+                   rotate: bool = False):
+    """``compile_scenario``'s tuple: (s0, f0, kinds, params, rotate); `seats` are strategy names (default random)."""
     s0, f0 = compile_rules(components or SpookyTowerComponents(), rules or SpookyTowerRules(), players, turn_cap)
     kinds, params = lineup(*(seats or ["random"] * players))
-    return s0, f0, kinds, params
+    return s0, f0, kinds, params, rotate
 
 
 @pytest.fixture

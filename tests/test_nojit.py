@@ -20,7 +20,7 @@ from balance.games.spooky_tower import compile_scenario
 from balance.games.spooky_tower.rules import trace_game
 sc = load_scenario(None, players=4, seat_rotation=True,
                    seats=[{"name": n} for n in ("random", "ghost_hunter", "collector", "clock_rusher")])
-ev, _ = trace_game(*compile_scenario(sc), 5, 2)
+ev, _ = trace_game(compile_scenario(sc), 5, 2)
 np.save(sys.argv[1], ev)
 """
 
@@ -31,6 +31,6 @@ def test_kernel_without_jit_plays_the_same_game(tmp_path):
     subprocess.run([sys.executable, "-c", SCRIPT, str(out)], check=True, env=env, timeout=300)
     sc = load_scenario(None, players=4, seat_rotation=True,
                        seats=[{"name": n} for n in ("random", "ghost_hunter", "collector", "clock_rusher")])
-    ev, _ = trace_game(*compile_scenario(sc), 5, 2)
+    ev, _ = trace_game(compile_scenario(sc), 5, 2)
     assert len(ev) > 50
     assert np.array_equal(np.load(out), ev)

@@ -39,12 +39,13 @@ STRATEGIES = {
 
 
 def compile_scenario(scenario):
-    """Kernel arrays for a validated scenario: (s0, f0, lineup kinds, lineup params)."""
+    """Kernel inputs for a validated scenario: (s0, f0, lineup kinds, lineup params, seat rotation)."""
     import numpy as np
     from .compile import compile_rules
     s0, f0 = compile_rules(scenario.components, scenario.rules, scenario.players, scenario.turn_cap)
     kinds, params = scenario.strategy_lineup()
-    return s0, f0, np.ascontiguousarray(kinds, np.int64), np.ascontiguousarray(params, np.float64)
+    return (s0, f0, np.ascontiguousarray(kinds, np.int64), np.ascontiguousarray(params, np.float64),
+            bool(scenario.seat_rotation))
 
 
 def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
@@ -60,7 +61,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     from ..kernel_common import chunk_arrays, counter_sums
     from .rules import simulate_nb
 
-    s0, f0, kinds, params = compiled
+    s0, f0, kinds, params, _rotate = compiled        # a run's chunks are seated by `rotate`
     p = kinds.shape[0]
     out = chunk_arrays(out, game0, n_games, lambda n: {
         "game": np.empty(n, np.int64),
@@ -117,9 +118,14 @@ def assumptions(scenario) -> list[tuple[str, str, str]]:
 
 
 _reference = lazy("balance.games.spooky_tower.reference", "play_scenario")
-_replay = lazy("balance.games.spooky_tower.narrate", "replay")
 _narrate_text = lazy("balance.games.spooky_tower.narrate", "narrate_text")
 _narrate_jsonl = lazy("balance.games.spooky_tower.narrate", "narrate_jsonl")
+
+
+def _replay(scenario, seed: int | None = None, game: int = 0):
+    """Game ``game`` of a scenario's run, played by the reference engine and checked against the kernel's trace."""
+    from ..driver import replay
+    return replay(__name__, scenario, seed, game)
 
 
 def remove_items(scenario) -> tuple[str, list[tuple[str, dict]]]:

@@ -1,19 +1,18 @@
 """Narration of one Spooky Tower game: readable English, or JSON lines (schema in ``docs/trace.md``).
 
-The game told is a reference-engine game (:mod:`.reference`). :func:`replay` plays it and also has the kernel play
-the same seed, and refuses to narrate a game the two engines disagree on.
+The game told is a reference-engine game (:mod:`.reference`). ``driver.replay`` plays it and also has the kernel play
+the same seed, and refuses to narrate a game the two engines disagree on (:func:`kernel_disagreement`).
 """
 from __future__ import annotations
 
-import json
 from typing import Iterator, Sequence
 
 import numpy as np
 
-from .. import EngineDisagreement
+from ..driver import first_event_difference, json_lines
 from ..trace_header import header, header_lines
 from . import enums as E
-from .reference import CardBook, ReferenceGame, Snapshot, play_scenario, scenario_lineup
+from .reference import CardBook, ReferenceGame, Snapshot
 
 KIND_NAMES = {0: "random", 1: "ghost_hunter", 2: "collector", 3: "clock_rusher", 9: "scripted"}
 
@@ -116,8 +115,7 @@ def records(game: ReferenceGame) -> Iterator[dict]:
 
 def narrate_jsonl(game: ReferenceGame) -> Iterator[str]:
     """The game as JSON lines: one object per line, no newline characters (schema in docs/trace.md)."""
-    for rec in records(game):
-        yield json.dumps(rec, separators=(",", ":"))
+    return json_lines(records(game))
 
 
 # --- English -------------------------------------------------------------------------------------------------------
@@ -229,49 +227,29 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
     return "\n".join(lines)
 
 
-# --- replay: the reference game, checked against the kernel --------------------------------------------------------
+# --- replay: the reference game, checked against the kernel (driver.replay) ---------------------------------------
 
-def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) -> str | None:
+def kernel_disagreement(game: ReferenceGame, events: np.ndarray, state: np.ndarray) -> str | None:
     """Where a kernel trace (``rules.trace_game``'s events and final state) departs from a reference game: the
     first differing event, or the first differing final count; None when they agree."""
     from .layout import CNT, PL, SC
 
-    kernel_events = [tuple(int(x) for x in row) for row in events]
-    for i, (k, r) in enumerate(zip(kernel_events, game.events)):
-        if k != tuple(r):
-            return (f"event {i} differs: kernel {describe_event(k, game.book)}, "
-                    f"reference {describe_event(r, game.book)}")
-    if len(kernel_events) != len(game.events):
-        n = min(len(kernel_events), len(game.events))
-        extra = kernel_events[n:] or game.events[n:]
-        who = "kernel" if len(kernel_events) > n else "reference"
-        return (f"event counts differ: kernel {len(kernel_events)}, reference {len(game.events)}; "
-                f"event {n} only in the {who}: {describe_event(extra[0], game.book)}")
+    problem = first_event_difference(events, game.events, lambda row: describe_event(row, game.book))
+    if problem:
+        return problem
     n = game.n_players
-    final = s[PL:PL + n * E.N_PL].reshape(n, E.N_PL)
+    final = state[PL:PL + n * E.N_PL].reshape(n, E.N_PL)
     if not np.array_equal(final, game.final):
         return f"final player counters differ: kernel {final.tolist()}, reference {game.final.tolist()}"
-    scalars = s[SC:SC + E.N_SC]
+    scalars = state[SC:SC + E.N_SC]
     if not np.array_equal(scalars, game.scalars):
         return f"final shared scalars differ: kernel {scalars.tolist()}, reference {game.scalars.tolist()}"
-    counters = s[CNT:CNT + n * E.N_VALUES * E.N_CNT].reshape(n, E.N_VALUES, E.N_CNT)
+    counters = state[CNT:CNT + n * E.N_VALUES * E.N_CNT].reshape(n, E.N_VALUES, E.N_CNT)
     if not np.array_equal(counters, game.counters):
         return "final per-value counters differ"
     return None
 
 
-def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
-    """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
-    against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
-    from . import compile_scenario
-    from .rules import trace_game
-
-    seed = scenario.seed if seed is None else int(seed)
-    ref = play_scenario(scenario, seed=seed, game=game)
-    s0, f0, _, _ = compile_scenario(scenario)
-    kinds, params = scenario_lineup(scenario, game)
-    events, s = trace_game(s0, f0, kinds, params, seed, game)
-    problem = kernel_disagreement(ref, events, s)
-    if problem:
-        raise EngineDisagreement(scenario, seed, game, problem)
-    return ref
+def replay_result(game: ReferenceGame, scenario) -> ReferenceGame:
+    """What ``replay`` hands back: the reference game itself (it knows its scenario)."""
+    return game

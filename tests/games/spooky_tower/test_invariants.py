@@ -238,7 +238,7 @@ CONFIGS = [
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("name, rules, components, turn_cap, n_games", CONFIGS, ids=[c[0] for c in CONFIGS])
 def test_invariants_hold_after_every_game(spooky_compiled, players, name, rules, components, turn_cap, n_games):
-    s0, f0, _, _ = spooky_compiled(players, turn_cap=turn_cap, rules=rules, components=components)
+    s0, f0, *_ = spooky_compiled(players, turn_cap=turn_cap, rules=rules, components=components)
     s, f = s0.copy(), f0.copy()
     bad, winner, victory, turns = (np.zeros(n_games, np.int64) for _ in range(4))
     play_and_check_nb(s, f, kind_params(), np.uint64(20240601 + players), n_games, bad, winner, victory, turns)
@@ -254,7 +254,7 @@ def test_invariants_hold_after_every_game(spooky_compiled, players, name, rules,
 
 def test_checker_catches_a_broken_state(spooky_compiled):
     """The checker is not vacuous: a lost card, a pet from nowhere or a phantom winner are each reported."""
-    s0, f0, _, _ = spooky_compiled(3)
+    s0, f0, *_ = spooky_compiled(3)
     s, f = s0.copy(), f0.copy()
     s[KINDS:KINDS + 3] = 0
     play_game_nb(s, f, np.uint64(5), 0)

@@ -5,6 +5,7 @@ import numpy as np
 from numba import njit, prange
 
 from ....core.jit import rules_jit
+from ...driver import read_trace
 from ...kernel_common import add_counter_sums_nb
 from .. import enums as E
 from ..layout import KINDS, M_TRACE, N_PARAMS, SC, TRACE, at, cnt_at, param_at, pl_at, stream_at
@@ -75,24 +76,23 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
 
 
 @njit(cache=True, error_model="numpy")
-def trace_game_nb(s0, f0, lineup_kinds, lineup_params, seed, game, trace_rows):
-    """Play one game with a trace buffer; returns the final state array (trace rows after layout.TRACE)."""
+def trace_game_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game, trace_rows):
+    """Play one game with a trace buffer, seated as ``simulate_nb`` seats it; returns the final state array (trace
+    rows after layout.TRACE)."""
     s = np.zeros(s0.shape[0] + 5 * trace_rows, np.int64)
     s[:s0.shape[0]] = s0
     f = f0.copy()
     slots = np.zeros(lineup_kinds.shape[0], np.int64)
-    seat_lineup_nb(s, f, lineup_kinds, lineup_params, False, game, slots)
+    seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, game, slots)
     play_game_nb(s, f, seed, game)
     return s
 
 
 
-def trace_game(s0: np.ndarray, f0: np.ndarray, kinds: np.ndarray, params: np.ndarray, seed: int, game: int,
-               max_rows: int = 100_000) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game with its trace: (events int64[n, 5] as (kind, player, a, b, c), final state array)."""
-    s = trace_game_nb(s0, f0, np.asarray(kinds, np.int64), np.asarray(params, np.float64), np.uint64(seed),
-                      int(game), max_rows)
-    n = int(s[M_TRACE])
-    if n > max_rows:
-        raise RuntimeError(f"trace overflow: {n} events, room for {max_rows}")
-    return s[TRACE:TRACE + 5 * n].reshape(n, 5).copy(), s
+def trace_game(compiled, seed: int, game: int, max_rows: int = 200_000) -> tuple[np.ndarray, np.ndarray]:
+    """Play one game of a compiled scenario (``compile_scenario``) with its trace: (events int64[n, 5] as (kind,
+    player, a, b, c), final state array)."""
+    s0, f0, kinds, params, rotate = compiled
+    s = trace_game_nb(s0, f0, np.asarray(kinds, np.int64), np.asarray(params, np.float64), bool(rotate),
+                      np.uint64(seed), int(game), max_rows)
+    return read_trace(s, TRACE, M_TRACE, max_rows), s
