@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from . import enums as E
+from . import enums
 
 Effect = Literal[
     "none", "ghost", "clue", "clock", "grimoire", "pet", "reroll", "fragment",
@@ -24,8 +24,8 @@ class _Strict(BaseModel):
 
 def _check_card(effects: list[str]) -> list[str]:
     n = len([x for x in effects if x != "none"])
-    if n > E.MAX_FX:
-        raise ValueError(f"a card with {n} effects (allowed: at most {E.MAX_FX} effects on a card)")
+    if n > enums.MAX_FX:
+        raise ValueError(f"a card with {n} effects (allowed: at most {enums.MAX_FX} effects on a card)")
     return effects
 
 
@@ -49,7 +49,7 @@ class Building(_Strict):
     @field_validator("photos")
     @classmethod
     def _photos(cls, v):
-        return _check_cards(v, E.MAX_PER_VALUE, "cards in a Building")
+        return _check_cards(v, enums.MAX_PER_VALUE, "cards in a Building")
 
     @field_validator("bonus")
     @classmethod
@@ -113,8 +113,8 @@ class SpookyTowerComponents(_Strict):
     @field_validator("clock_dial")
     @classmethod
     def _dial(cls, v):
-        allowed = f"(allowed: 1 to {E.MAX_DIAL} effects, none of them 'clock')"
-        if not 1 <= len(v) <= E.MAX_DIAL:
+        allowed = f"(allowed: 1 to {enums.MAX_DIAL} effects, none of them 'clock')"
+        if not 1 <= len(v) <= enums.MAX_DIAL:
             raise ValueError(f"a dial of {len(v)} steps {allowed}")
         if "clock" in v:
             raise ValueError(f"a dial step cannot move the clock again, it would never stop {allowed}")
@@ -123,16 +123,16 @@ class SpookyTowerComponents(_Strict):
     @field_validator("park_requirements")
     @classmethod
     def _park(cls, v):
-        if len(v) > E.MAX_PARK or any(r < 1 or r > 50 for r in v):
-            problem = (f"{len(v)} Park cards" if len(v) > E.MAX_PARK
+        if len(v) > enums.MAX_PARK or any(r < 1 or r > 50 for r in v):
+            problem = (f"{len(v)} Park cards" if len(v) > enums.MAX_PARK
                        else "a Park card needing fewer than 1 or more than 50 clues")
-            raise ValueError(f"{problem} (allowed: at most {E.MAX_PARK} Park cards, each needing 1 to 50 clues)")
+            raise ValueError(f"{problem} (allowed: at most {enums.MAX_PARK} Park cards, each needing 1 to 50 clues)")
         return v
 
     @field_validator("grimoire")
     @classmethod
     def _grimoire(cls, v):
-        return _check_cards(v, E.MAX_GRIMOIRE, "Grimoire cards")
+        return _check_cards(v, enums.MAX_GRIMOIRE, "Grimoire cards")
 
     @model_validator(mode="after")
     def _town_and_thresholds(self):

@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .. import enums as E
+from .. import enums
 from ..components import SpookyTowerComponents
 
-VALUES = range(1, E.N_VALUES)        # Building values 1..12
+VALUES = range(1, enums.N_VALUES)        # Building values 1..12
 
 
 def _effect_codes(effects: Sequence[str]) -> tuple[int, ...]:
     """Effect codes of one card; the empty circle ("none") is no effect at all on a card."""
-    return tuple(E.EFFECT_CODES[x] for x in effects if x != "none")
+    return tuple(enums.EFFECT_CODES[x] for x in effects if x != "none")
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class CardBook:
         return cls(
             value=tuple(value), photo=tuple(photo), first=tuple(first), count=tuple(count), bonus=tuple(bonus),
             ghost_worth=tuple(worth), grimoire=tuple(_effect_codes(g) for g in c.grimoire),
-            grimoire_ghost_worth=c.grimoire_ghost_worth, dial=tuple(E.EFFECT_CODES[x] for x in c.clock_dial),
+            grimoire_ghost_worth=c.grimoire_ghost_worth, dial=tuple(enums.EFFECT_CODES[x] for x in c.clock_dial),
             park=tuple(c.park_requirements), park_ghosts=c.park_ghosts, ghost_pets=c.ghost_pets,
             amulet_fragments=c.amulet_fragments, ghosts_to_win=c.ghosts_to_win,
             fragments_to_win=c.fragments_to_win)

@@ -3,8 +3,9 @@
 This is the executable rulebook. It plays exactly the games the Numba kernel plays (same scenario, seed and game
 index give the same events, move for move), but it is written from the rulebook and the pydantic settings, not from
 the kernel's flat state: players, Town stacks, the Grimoire and the Park are lists (top of a pile = last item),
-effect chains resolve by recursion, and the immediate win is an exception. ``tests/games/spooky_tower/test_differential.py`` plays
-both engines on thousands of seeds; ``narrate`` tells one reference game in English or JSON lines.
+effect chains resolve by recursion, and the immediate win is an exception.
+``tests/games/spooky_tower/test_differential.py`` plays both engines on thousands of seeds; ``narrate`` tells one
+reference game in English or JSON lines.
 
 Two things are shared with the kernel on purpose:
 
@@ -21,8 +22,8 @@ from typing import Sequence
 import numpy as np
 
 from ....core.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, py_shuffled
-from .. import enums as E
-from .. import strategies as S
+from .. import enums
+from .. import strategies
 from ..components import SpookyTowerComponents, SpookyTowerRules
 from .cards import VALUES, CardBook
 from .effects import Effects
@@ -49,7 +50,7 @@ class Table(StrategyView, Effects):
         self.seed, self.game = int(seed), int(game)
         self.events: list[tuple[int, int, int, int, int]] = []
         self.snapshots: list[Snapshot] = []
-        self.counters = np.zeros((n_players, E.N_VALUES, E.N_CNT), np.int64)
+        self.counters = np.zeros((n_players, enums.N_VALUES, enums.N_CNT), np.int64)
         self.dice_script = list(dice)
         self.choices = list(choices)
         self.choice_i = 0
@@ -83,7 +84,7 @@ class Table(StrategyView, Effects):
         self.clues_gained = 0        # this turn
         self.extra_gained = 0        # extra-turn effects this turn
         self.winner = -1
-        self.victory = E.WIN_NONE
+        self.victory = enums.WIN_NONE
 
     # --- events and snapshots ------------------------------------------------------------------------------------
 
@@ -112,7 +113,7 @@ class Table(StrategyView, Effects):
         seat, extra = 0, False
         while True:
             if self.turn >= self.turn_cap:
-                self.emit(E.EV_CAP, -1, self.turn)
+                self.emit(enums.EV_CAP, -1, self.turn)
                 return
             try:
                 self.play_turn(seat, extra)
@@ -136,34 +137,34 @@ class Table(StrategyView, Effects):
         self.active = seat
         if seat == 0 and not extra:
             self.round += 1
-        self.emit(E.EV_TURN, seat, self.turn, self.round, int(extra))
+        self.emit(enums.EV_TURN, seat, self.turn, self.round, int(extra))
         me = self.players[seat]
         d1, d2 = self.roll()
-        self.emit(E.EV_ROLL, seat, d1, d2)
+        self.emit(enums.EV_ROLL, seat, d1, d2)
         legal = self.legal_actions(me, d1, d2)
         if me.token:
-            reroll = self.decide(S.wants_reroll_nb, len(legal), legal=legal)
+            reroll = self.decide(strategies.wants_reroll_nb, len(legal), legal=legal)
             if not legal and not reroll and self.rules.stuck_with_token == "reroll":
                 reroll = True
             if reroll:
                 me.token = False
                 d1, d2 = self.roll()
-                self.emit(E.EV_REROLL, seat, d1, d2)
+                self.emit(enums.EV_REROLL, seat, d1, d2)
                 legal = self.legal_actions(me, d1, d2)
             elif not legal:
                 # Stuck, token in hand, declined to reroll: the rule option says what happens.
                 clock_moves = self.rules.stuck_with_token == "clock"
-                self.emit(E.EV_STUCK, seat, int(clock_moves))
+                self.emit(enums.EV_STUCK, seat, int(clock_moves))
                 if clock_moves:
                     self.clock_penalty()
                 self.end_of_turn(me)
                 return
         if not legal:
-            self.emit(E.EV_STUCK, seat, 1)
+            self.emit(enums.EV_STUCK, seat, 1)
             self.clock_penalty()
         else:
-            act, v = self.choose(S.choose_action_nb, legal, legal=legal)
-            if act == E.ACT_TAKE:
+            act, v = self.choose(strategies.choose_action_nb, legal, legal=legal)
+            if act == enums.ACT_TAKE:
                 self.resolve_all(self.take_building(me, v, by_effect=False))
             else:
                 self.resolve_all(self.flip_building(me, v, len(me.cards[v]), by_effect=False))
@@ -187,21 +188,21 @@ class Table(StrategyView, Effects):
         A take needs a card in that Town stack, a flip a card of that value in hand."""
         lo, hi = min(d1, d2), max(d1, d2)
         values = [lo] + ([hi] if hi != lo else []) + [d1 + d2]
-        takes = [(E.ACT_TAKE, v) for v in values if self.town[v]]
-        flips = [(E.ACT_FLIP, v) for v in values if me.cards[v]]
+        takes = [(enums.ACT_TAKE, v) for v in values if self.town[v]]
+        flips = [(enums.ACT_FLIP, v) for v in values if me.cards[v]]
         return takes + flips
 
     def clock_penalty(self) -> None:
         """No legal action and no Reroll token: the clock hand moves one step and its effect applies."""
-        self.resolve(Revealed(E.FX_CLOCK, E.SRC_RULE, 0))
+        self.resolve(Revealed(enums.FX_CLOCK, enums.SRC_RULE, 0))
 
     def end_of_turn(self, me: Player) -> None:
         """Go to the Park if clues were gained this turn; then the extra turns earned."""
         if self.clues_gained > 0:
-            if self.decide(S.wants_park_nb):
+            if self.decide(strategies.wants_park_nb):
                 self.go_to_park(me)
             else:
-                self.emit(E.EV_PARK_SKIP, me.seat)
+                self.emit(enums.EV_PARK_SKIP, me.seat)
         earned = self.extra_gained if self.rules.extra_turns == "stack" else min(self.extra_gained, 1)
         self.extra_owed += earned
 
@@ -212,18 +213,18 @@ class Table(StrategyView, Effects):
             need = self.book.park[k]
             me.clues -= need
             me.ghosts += self.book.park_ghosts
-            self.emit(E.EV_PARK, me.seat, k, need)
+            self.emit(enums.EV_PARK, me.seat, k, need)
             self.check_win(me)
 
     def check_win(self, me: Player) -> None:
         """End of the Game: enough ghosts (pets count) or enough Amulet fragments win at once."""
         if me.ghosts + me.pets >= self.book.ghosts_to_win:
-            victory = E.WIN_GHOSTS
+            victory = enums.WIN_GHOSTS
         elif me.fragments >= self.book.fragments_to_win:
-            victory = E.WIN_AMULET
+            victory = enums.WIN_AMULET
         else:
             return
-        self.emit(E.EV_WIN, me.seat, victory)
+        self.emit(enums.EV_WIN, me.seat, victory)
         raise GameOver(me.seat, victory)
 
     # --- Take a Card / Flip Your Cards ---------------------------------------------------------------------------
@@ -232,21 +233,21 @@ class Table(StrategyView, Effects):
         """Take the top card of Building v, Building side up; returns its bonus effects, revealed."""
         card = self.town[v].pop()
         me.cards[v].append(card)
-        self.counters[me.seat, v, E.CNT_TAKEN] += 1
-        self.emit(E.EV_TAKE, me.seat, v, card, int(by_effect))
-        return [Revealed(fx, E.SRC_BONUS, card) for fx in self.book.bonus[v]]
+        self.counters[me.seat, v, enums.CNT_TAKEN] += 1
+        self.emit(enums.EV_TAKE, me.seat, v, card, int(by_effect))
+        return [Revealed(fx, enums.SRC_BONUS, card) for fx in self.book.bonus[v]]
 
     def flip_building(self, me: Player, v: int, n_flip: int, by_effect: bool) -> list[Revealed]:
         """Flip the last `n_flip` cards taken of value v to their Photo side; returns every revealed effect, cards in
         the order taken. Flipped cards leave the hand at once."""
         flipped = me.cards[v][len(me.cards[v]) - n_flip:]
         del me.cards[v][len(me.cards[v]) - n_flip:]
-        self.emit(E.EV_FLIP, me.seat, v, n_flip, int(by_effect))
+        self.emit(enums.EV_FLIP, me.seat, v, n_flip, int(by_effect))
         revealed = []
         for card in flipped:
-            self.emit(E.EV_REVEAL, me.seat, card, v)
-            self.counters[me.seat, v, E.CNT_FLIPPED] += 1
-            revealed += [Revealed(fx, E.SRC_PHOTO, card) for fx in self.book.photo[card]]
+            self.emit(enums.EV_REVEAL, me.seat, card, v)
+            self.counters[me.seat, v, enums.CNT_FLIPPED] += 1
+            revealed += [Revealed(fx, enums.SRC_PHOTO, card) for fx in self.book.photo[card]]
         return revealed
 
     # --- result --------------------------------------------------------------------------------------------------

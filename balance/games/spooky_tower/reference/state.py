@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import enums as E
+from .. import enums
 from .cards import CardBook
 
 
@@ -13,7 +13,7 @@ class GameOver(Exception):
     """A player reached a victory condition: the game ends at once (rulebook, End of the Game)."""
 
     def __init__(self, winner: int, victory: int):
-        super().__init__(f"seat {winner} wins ({E.VICTORY_NAMES[victory]})")
+        super().__init__(f"seat {winner} wins ({enums.VICTORY_NAMES[victory]})")
         self.winner = winner
         self.victory = victory
 
@@ -23,7 +23,7 @@ class Player:
     """One House: Building cards held (by value, in the order taken), captures, clues and the Reroll token."""
 
     seat: int
-    cards: list[list[int]] = field(default_factory=lambda: [[] for _ in range(E.N_VALUES)])
+    cards: list[list[int]] = field(default_factory=lambda: [[] for _ in range(enums.N_VALUES)])
     ghosts: int = 0          # ghost Photos (by their worth), Grimoire ghosts and Park cards
     pets: int = 0            # Ghost Pets; each counts as a ghost
     fragments: int = 0

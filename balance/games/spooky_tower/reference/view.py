@@ -7,11 +7,11 @@ from typing import Sequence
 import numpy as np
 
 from ....core.rng import flat_seek_nb
-from .. import enums as E
-from .. import layout as L
+from .. import enums
+from .. import layout
 from ..compile import compile_rules
 
-MAX_SCRIPT = L.KINDS - L.CHOICE_SCRIPT   # room for scripted choices in the flat view (the kernel's limit too)
+MAX_SCRIPT = layout.KINDS - layout.CHOICE_SCRIPT   # room for scripted choices in the flat view (the kernel's limit too)
 
 
 def _as_int64(word: int) -> int:
@@ -23,47 +23,47 @@ class StrategyView:
     """The public flat view of a :class:`~.engine.Table` and the decisions asked through it (a part of ``Table``)."""
 
     def _init_view(self, components, params) -> None:
-        s0, f0 = compile_rules(components, self.rules, self.n_players, self.turn_cap)
-        self._s = s0                 # the rules region; the state regions start at zero and only public ones are set
-        self._f = f0
+        initial_state, initial_params = compile_rules(components, self.rules, self.n_players, self.turn_cap)
+        self._state = initial_state  # the rules region; the state regions start at zero and only public ones are set
+        self._params = initial_params
         params = np.asarray(params, np.float64)
         for p in range(self.n_players):
-            self._s[L.KINDS + p] = self.kinds[p]
-            for j in range(min(L.N_PARAMS, params.shape[1])):
-                self._f[L.F_PARAMS + p * L.N_PARAMS + j] = params[p, j]
+            self._state[layout.KINDS + p] = self.kinds[p]
+            for j in range(min(layout.N_PARAMS, params.shape[1])):
+                self._params[layout.F_PARAMS + p * layout.N_PARAMS + j] = params[p, j]
         if len(self.choices) > MAX_SCRIPT:
             raise ValueError(f"at most {MAX_SCRIPT} scripted choices, got {len(self.choices)}")
-        self._s[L.CHOICE_SCRIPT:L.CHOICE_SCRIPT + len(self.choices)] = self.choices
+        self._state[layout.CHOICE_SCRIPT:layout.CHOICE_SCRIPT + len(self.choices)] = self.choices
 
     def public_view(self, legal: Sequence[tuple[int, int]] = (), candidates: Sequence[int] = ()):
         """The flat ``(s, f)`` arrays the strategy functions read, holding only public information: shared
         scalars, every player's counters and card counts per value, Town stack sizes, this decision's legal rows or
         candidates, the active seat's strategy stream and the choice script position."""
-        s = self._s
+        state = self._state
         p = self.active
-        s[L.SC:L.SC + E.N_SC] = self.scalars()
+        state[layout.SC:layout.SC + enums.N_SC] = self.scalars()
         for q, player in enumerate(self.players):
-            s[L.PL + q * E.N_PL:L.PL + (q + 1) * E.N_PL] = player.counters()
-            s[L.HAND_N + q * L.NV:L.HAND_N + (q + 1) * L.NV] = [len(c) for c in player.cards]
-        s[L.TOWN_N:L.TOWN_N + L.NV] = [len(stack) for stack in self.town]
+            state[layout.PL + q * enums.N_PL:layout.PL + (q + 1) * enums.N_PL] = player.counters()
+            state[layout.HAND_N + q * layout.NV:layout.HAND_N + (q + 1) * layout.NV] = [len(c) for c in player.cards]
+        state[layout.TOWN_N:layout.TOWN_N + layout.NV] = [len(stack) for stack in self.town]
         for i, (act, v) in enumerate(legal):
-            s[L.LEGAL + 2 * i] = act
-            s[L.LEGAL + 2 * i + 1] = v
-        s[L.CAND:L.CAND + len(candidates)] = list(candidates)
+            state[layout.LEGAL + 2 * i] = act
+            state[layout.LEGAL + 2 * i + 1] = v
+        state[layout.CAND:layout.CAND + len(candidates)] = list(candidates)
         stream = self.strategy_streams[p]
-        flat_seek_nb(s, L.stream_at(2 + p), _as_int64(stream.key), stream.counter)
-        s[L.M_CHOICE_N] = len(self.choices)
-        s[L.M_CHOICE_I] = self.choice_i
-        return s, self._f
+        flat_seek_nb(state, layout.stream_at(2 + p), _as_int64(stream.key), stream.counter)
+        state[layout.M_CHOICE_N] = len(self.choices)
+        state[layout.M_CHOICE_I] = self.choice_i
+        return state, self._params
 
     def decide(self, decision, *args, legal=(), candidates=()):
         """Ask the active seat's strategy (a jitted ``strategies`` function) and keep its random stream and the
         choice script in step with what it consumed."""
         p = self.active
-        s, f = self.public_view(legal, candidates)
-        answer = decision(s, f, p, *args)
-        self.strategy_streams[p].counter = int(s[L.stream_at(2 + p) + 1])
-        self.choice_i = int(s[L.M_CHOICE_I])
+        state, params = self.public_view(legal, candidates)
+        answer = decision(state, params, p, *args)
+        self.strategy_streams[p].counter = int(state[layout.stream_at(2 + p) + 1])
+        self.choice_i = int(state[layout.M_CHOICE_I])
         return answer
 
     def choose(self, decision, options: Sequence, *args, **view):

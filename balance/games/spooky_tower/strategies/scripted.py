@@ -7,7 +7,7 @@ from ..layout import CHOICE_SCRIPT, M_CHOICE_I, M_CHOICE_N
 
 
 @rules_jit_inline
-def scripted_nb(s, default):
+def scripted_nb(state, default):
     """Next scripted decision, or `default` once the script is used up."""
-    return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, default)
+    return next_scripted_nb(state, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, default)
 
