@@ -14,7 +14,7 @@ import numba.core.registry
 import pytest
 
 from balance.core import rng
-from balance.games.spooky_tower import kernel, layout, strategies
+from balance.games.spooky_tower import layout, rules, strategies
 
 ALLOCATING = {"simulate_nb", "trace_game_nb"}
 
@@ -26,7 +26,8 @@ def jitted(module):
 
 def test_rule_functions_compile_without_the_numba_runtime():
     found = 0
-    for module in (kernel, strategies, layout, rng):
+    for module in (rules.effects, rules.setup, rules.simulate, rules.turn, strategies, strategies.heuristics,
+                   strategies.scripted, strategies.valuation, layout, rng):
         for name, fn in jitted(module).items():
             if name in ALLOCATING:
                 continue
@@ -36,7 +37,7 @@ def test_rule_functions_compile_without_the_numba_runtime():
 
 
 def test_the_allocating_drivers_exist():
-    assert ALLOCATING <= set(jitted(kernel))
+    assert ALLOCATING <= set(jitted(rules.simulate))
 
 
 BOUNDSCHECK_VARIANTS = [

@@ -2,7 +2,7 @@
 
 Every test compiles the public card list (``compile_rules``), sets a seat's strategy kind and parameters, the hand
 and Town counts, the counters, the clock, and the legal rows (``L.legal_at``) or candidates (``L.CAND``), then calls
-one jitted decision function of ``strategies.py`` directly.
+one jitted decision function of ``strategies`` directly.
 
 How a wrong parameter slot is caught: the seat under test is seat ``P = 1`` of four, so there are seats on both
 sides; every parameter slot that the decision should not read (the other seats' four slots and the unused slots of
@@ -23,11 +23,11 @@ from scipy import stats
 
 from balance.games.spooky_tower import STRATEGIES
 from balance.games.spooky_tower import enums as E
-from balance.games.spooky_tower import kernel as K
+from balance.games.spooky_tower import rules as K
 from balance.games.spooky_tower import layout as L
 from balance.games.spooky_tower import strategies as S
-from balance.games.spooky_tower.components import (Building, SpookyTowerComponents, SpookyTowerRules,
-                                                    card_list_buildings, compile_rules)
+from balance.games.spooky_tower.compile import compile_rules
+from balance.games.spooky_tower.components import Building, SpookyTowerComponents, SpookyTowerRules, card_list_buildings
 from balance.core.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, flat_init_nb
 
 TAKE, FLIP = E.ACT_TAKE, E.ACT_FLIP
@@ -45,7 +45,7 @@ def table(kind, components=None, decoy=DECOY, **params):
     """(s, f) for 4 players, seat P playing `kind` with these parameters (by name), everything else a decoy.
 
     Town: every stack full. Seat P: no cards, Reroll token spent. Other seats: 4 cards of every value, token available,
-    another strategy kind, decoy parameters. All random streams started as ``kernel.reset_nb`` starts them.
+    another strategy kind, decoy parameters. All random streams started as ``rules.reset_nb`` starts them.
     """
     s0, f0 = compile_rules(components or SpookyTowerComponents(), SpookyTowerRules(), PLAYERS, 1000)
     s, f = s0.copy(), f0.copy()
@@ -148,7 +148,7 @@ def with_building(b: Building) -> SpookyTowerComponents:
 # --- the slot map and the public card statistics the thresholds are computed from ------------------------------
 
 def test_parameter_slots_follow_the_strategy_specs():
-    """The slot order the tests (and strategies.py's comments) rely on, from the StrategySpecs."""
+    """The slot order the tests (and strategies's comments) rely on, from the StrategySpecs."""
     assert {n: (STRATEGIES[n].kind, [p.name for p in STRATEGIES[n].params]) for n in KIND_NAMES} == {
         "random": (S.RANDOM, []),
         "ghost_hunter": (S.GHOST_HUNTER, ["flip_min_ev", "take_weight", "reroll_below", "steal_leader"]),

@@ -1,6 +1,6 @@
 """Invariants over 100,000 Spooky Tower games, and determinism of ``run_chunk``.
 
-A jitted checker plays games with ``kernel.play_game_nb`` and, after each, checks the whole flat state: every card
+A jitted checker plays games with ``rules.play_game_nb`` and, after each, checks the whole flat state: every card
 in exactly one place (Town stack, a hand, a kept ghost, the trunk), no negative count, pets and fragments conserved,
 the cap respected, a winner iff a victory kind, the winner at a threshold and nobody else. The games cover 2, 3 and
 4 players, every shipped strategy in mixed tables, every rule option and three component sets.
@@ -16,7 +16,7 @@ from balance.games.spooky_tower import STRATEGIES, run_chunk
 from balance.games.spooky_tower import enums as E
 from balance.games.spooky_tower.components import (Building, SpookyTowerComponents, SpookyTowerRules,
                                                    rulebook_buildings)
-from balance.games.spooky_tower.kernel import LOC_KEPT, LOC_TOWN, LOC_TRUNK, play_game_nb
+from balance.games.spooky_tower.rules import LOC_KEPT, LOC_TOWN, LOC_TRUNK, play_game_nb
 from balance.games.spooky_tower.layout import (CARD_FX, CARD_NFX, CARD_VALUE, GHOST_WORTH, GRIM, GRIM_FX, GRIM_NFX,
                                                KINDS, LOC, M_STACK, MAX_FX, MAX_PER_VALUE, MAX_PLAYERS, N_PARAMS, NV,
                                                OPT, SC, TOWN_N, VALUE_COUNT, VALUE_FIRST, cnt_at, hand_at, hand_n_at,
@@ -238,7 +238,7 @@ CONFIGS = [
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("name, rules, components, turn_cap, n_games", CONFIGS, ids=[c[0] for c in CONFIGS])
 def test_invariants_hold_after_every_game(spooky_compiled, players, name, rules, components, turn_cap, n_games):
-    s0, f0, _, _ = spooky_compiled(players, turn_cap=turn_cap, rules=rules, components=components)
+    s0, f0, *_ = spooky_compiled(players, turn_cap=turn_cap, rules=rules, components=components)
     s, f = s0.copy(), f0.copy()
     bad, winner, victory, turns = (np.zeros(n_games, np.int64) for _ in range(4))
     play_and_check_nb(s, f, kind_params(), np.uint64(20240601 + players), n_games, bad, winner, victory, turns)
@@ -254,7 +254,7 @@ def test_invariants_hold_after_every_game(spooky_compiled, players, name, rules,
 
 def test_checker_catches_a_broken_state(spooky_compiled):
     """The checker is not vacuous: a lost card, a pet from nowhere or a phantom winner are each reported."""
-    s0, f0, _, _ = spooky_compiled(3)
+    s0, f0, *_ = spooky_compiled(3)
     s, f = s0.copy(), f0.copy()
     s[KINDS:KINDS + 3] = 0
     play_game_nb(s, f, np.uint64(5), 0)

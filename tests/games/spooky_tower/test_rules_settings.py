@@ -1,6 +1,6 @@
 """Spooky Tower rules under non-default settings, rule options and at the edges of every effect range.
 
-``test_rules_spooky.py`` checks each rule with the default components; a bug written into both engines that only
+``test_rules.py`` checks each rule with the default components; a bug written into both engines that only
 shows with another setting (a Park worth two ghosts, a three-step dial, a custom Grimoire ...) or at the end of a
 range (does "flip 9 or more" reach value 12? does "take any" reach 1 and 12?) would pass it. Each test here plays
 one turn with scripted dice, a stacked Town and scripted decisions (``spooky_table.Table``), with a setting changed
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from balance.games.spooky_tower import enums as E
-from balance.games.spooky_tower import kernel as K
+from balance.games.spooky_tower import rules as K
 from balance.games.spooky_tower import layout as L
 from balance.games.spooky_tower.components import Building, SpookyTowerComponents
 from spooky_table import FLIP, NO, TAKE, YES, Table, effect_trail, legal, only

@@ -16,13 +16,15 @@ import pytest
 
 from balance.games.spooky_tower import STRATEGIES, run_chunk
 from balance.games.spooky_tower import enums as E
-from balance.games.spooky_tower import kernel as K
+from balance.games.spooky_tower import rules as K
 from balance.games.spooky_tower import layout as L
+from balance.games.spooky_tower.compile import compile_rules
 from balance.games.spooky_tower.components import (Building, SpookyTowerComponents, SpookyTowerRules,
-                                                   card_list_buildings, compile_rules, rulebook_buildings)
-from balance.games.spooky_tower.narrate import (describe_event, kernel_disagreement, narrate_jsonl, narrate_text,
-                                                replay)
-from balance.games.spooky_tower.reference import play_reference, play_scenario
+                                                   card_list_buildings, rulebook_buildings)
+from balance.games.driver import replay as driver_replay
+from balance.games.spooky_tower import compile_scenario
+from balance.games.spooky_tower.narrate import describe_event, kernel_disagreement, narrate_jsonl, narrate_text
+from balance.games.spooky_tower.reference import play_reference, play_scenario, scenario_lineup
 from balance.scenario import load_scenario
 
 import event_diff
@@ -118,7 +120,7 @@ def final_mismatch(s: np.ndarray, ref, n_players: int) -> str | None:
 
 
 def assert_same_game(s0, f0, kinds, params, components, rules, turn_cap, seed, game):
-    events, s = K.trace_game(s0, f0, kinds, params, seed, game, max_rows=20_000)
+    events, s = K.trace_game((s0, f0, kinds, params, False), seed, game, max_rows=20_000)
     ref = play_reference(components, rules, len(kinds), turn_cap, kinds, params, seed, game)
     where = f"seed {seed}, game {game}, kinds {kinds.tolist()}"
     diff = first_mismatch(events, ref.events)
@@ -266,11 +268,12 @@ def test_scripted_dice_town_and_choices_take_effect():
 def test_batch_kernel_agrees_with_traced_games(rotate):
     kinds, params = lineup(*MIXED[3])
     s0, f0 = compile_rules(DEFAULT, RULES, 3, 1000)
-    out = run_chunk((s0, f0, kinds, params), seed=42, rotate=rotate, game0=100, n_games=24, n_blocks=2)
+    out = run_chunk((s0, f0, kinds, params, rotate), seed=42, rotate=rotate, game0=100, n_games=24, n_blocks=2)
     for i, game in enumerate(out["game"]):
         slots = (np.arange(3) + game) % 3 if rotate else np.arange(3)
         assert out["seat_strategy"][i].tolist() == slots.tolist()
-        events, s = K.trace_game(s0, f0, kinds[slots], params[slots], 42, int(game))
+        events, s = K.trace_game((s0, f0, kinds, params, rotate), 42, int(game))     # seated by the kernel
+        assert s[L.KINDS:L.KINDS + 3].tolist() == kinds[slots].tolist()
         ref = play_reference(DEFAULT, RULES, 3, 1000, kinds[slots], params[slots], 42, int(game))
         assert (out["winner"][i], out["victory"][i], out["turns"][i], out["rounds"][i]) == \
             (s[L.SC + E.SC_WINNER], s[L.SC + E.SC_VICTORY], s[L.SC + E.SC_TURN], s[L.SC + E.SC_ROUND]) == \
@@ -285,7 +288,7 @@ def test_batch_kernel_agrees_with_traced_games(rotate):
 def test_mismatch_message_names_the_first_differing_event():
     kinds, params = lineup("random", "random")
     s0, f0 = compile_rules(DEFAULT, RULES, 2, 1000)
-    events, s = K.trace_game(s0, f0, kinds, params, 3, 0)
+    events, s = K.trace_game((s0, f0, kinds, params, False), 3, 0)
     ref = play_reference(DEFAULT, RULES, 2, 1000, kinds, params, 3, 0)
     assert first_mismatch(events, ref.events) is None
     i = next(i for i, e in enumerate(ref.events) if e[0] == E.EV_ROLL and i > 5)
@@ -317,11 +320,29 @@ def test_replay_checks_the_kernel(monkeypatch):
         replay(scenario, 11, 2)
 
 
+def replay(scenario, seed, game):
+    return driver_replay("balance.games.spooky_tower", scenario, seed, game)
+
+
 def test_replay_follows_seat_rotation():
     scenario = load_scenario("default", players=3, seat_rotation=True,
                              seats=[{"name": "random"}, {"name": "collector"}, {"name": "ghost_hunter"}])
     game = replay(scenario, 5, 4)      # seat s plays slot (s + 4) mod 3
     assert game.kinds == (2, 1, 0)
+
+
+def test_a_traced_game_is_seated_as_the_batch_kernel_and_the_reference_seat_it():
+    """trace_game seats a rotating lineup inside the kernel (seat_lineup_nb, as simulate_nb does); the reference
+    engine seats it in Python (scenario_lineup): the two lineups, and the games, are the same."""
+    scenario = load_scenario("default", players=4, seat_rotation=True,
+                             seats=[{"name": n} for n in ("random", "collector", "ghost_hunter", "clock_rusher")])
+    compiled = compile_scenario(scenario)
+    for seed in (1, 5, 9):
+        for game in range(6):
+            events, s = K.trace_game(compiled, seed, game)
+            kinds, _ = scenario_lineup(scenario, game)
+            assert s[L.KINDS:L.KINDS + 4].tolist() == kinds.tolist()
+            assert kernel_disagreement(play_scenario(scenario, seed, game), events, s) is None
 
 
 # --- narration ---------------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 Every seat plays the test-only "scripted" strategy (``strategies.SCRIPTED``): each decision pops the next scripted
 integer (reroll 0/1, index into the legal rows, index into the candidates, victim index, Park 0/1). Card ids follow
 the public card list (``components.card_list_buildings``): ``card(v, k)`` is the k-th listed Photo of value v. The
-table itself is in ``spooky_table.py`` (shared with ``test_rules_spooky_settings.py``).
+table itself is in ``spooky_table.py`` (shared with ``test_rules_settings.py``).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from balance.games.spooky_tower import enums as E
-from balance.games.spooky_tower import kernel as K
+from balance.games.spooky_tower import rules as K
 from balance.games.spooky_tower import layout as L
 from balance.games.spooky_tower.components import Building, SpookyTowerComponents
 from spooky_table import FLIP, NO, TAKE, YES, Table, effect_trail, kinds, legal, only
