@@ -24,7 +24,7 @@ import pytest
 
 from balance.games.climbing_tower import compile_scenario, run_chunk
 from balance.games.climbing_tower import enums as E
-from balance.games.climbing_tower import kernel as K
+from balance.games.climbing_tower import rules as K
 from balance.games.climbing_tower import layout as L
 from balance.games.climbing_tower.narrate import (describe_event, kernel_disagreement, kernel_outcome, narrate_jsonl,
                                                   narrate_text, reference_outcome, replay)
@@ -385,7 +385,7 @@ import numpy as np
 warnings.simplefilter("ignore", RuntimeWarning)   # numpy scalars warn on the RNG's intended 64-bit wrap-around
 from balance.scenario import load_scenario
 from balance.games.climbing_tower import compile_scenario
-from balance.games.climbing_tower.kernel import trace_game
+from balance.games.climbing_tower.rules import trace_game
 from balance.games.climbing_tower.reference import scenario_lineup
 sc = load_scenario({"game": "climbing_tower", "players": 2, "seed": 4, "seat_rotation": True,
                     "seats": [{"name": "deck_thinner"}, {"name": "random"}], "rules": {"supply": "easy"}})

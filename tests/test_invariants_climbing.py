@@ -21,7 +21,7 @@ import pytest
 
 from balance.games.climbing_tower import compile_scenario, run_chunk
 from balance.games.climbing_tower import enums as E
-from balance.games.climbing_tower import kernel as K
+from balance.games.climbing_tower import rules as K
 from balance.games.climbing_tower import layout as L
 from balance.games.climbing_tower.components import TOKENS
 from balance.games.climbing_tower.reference import scenario_lineup

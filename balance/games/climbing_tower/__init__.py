@@ -46,7 +46,7 @@ def compile_scenario(scenario):
     """Kernel inputs for a validated scenario: (s0, f0, lineup kinds, lineup params)."""
     import numpy as np
     from . import layout as L
-    from .arrays import compile_rules
+    from .compile import compile_rules
     s0, f0 = compile_rules(scenario.components, scenario.rules)
     kinds, params = scenario.strategy_lineup()
     p = np.zeros((2, L.N_PARAMS), np.float64)
@@ -64,7 +64,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     import numpy as np
     from ..kernel_common import chunk_arrays, counter_sums
     from . import layout as L
-    from .kernel import simulate_nb
+    from .rules import simulate_nb
 
     s0, f0, kinds, params = compiled
     n_cards = int(s0[L.OPT + L.OPT_N_CARDS])
@@ -110,8 +110,8 @@ def assumptions(scenario) -> list[tuple[str, str, str]]:
 
 def draw_map(scenario, level=None) -> str:
     """The scenario's tower as text, or one tower card of it (1 the bottom card, the BOSS card last)."""
-    from .board import render
-    return render(scenario.components, scenario.rules, level)
+    from .narrate import draw_tower
+    return draw_tower(scenario.components, scenario.rules, level)
 
 
 def groups(scenario) -> tuple[CounterGroup, ...]:
@@ -129,7 +129,7 @@ def groups(scenario) -> tuple[CounterGroup, ...]:
 
 
 def categories(scenario) -> tuple[CategorySpec, ...]:
-    from .arrays import tower_labels
+    from .compile import tower_labels
     return (CategorySpec("tower", "tower", lambda sc: tower_labels(sc.components, sc.rules),
                          "tower cards bottom to top / BOSS side"),
             CategorySpec("BOSS side", "boss_side", lambda sc: tuple(b.name for b in sc.components.boss),

@@ -5,19 +5,25 @@ the same seed, and refuses to narrate a game the two engines disagree on.
 
 Events count floors and seats from 0, as the kernel does; the English text counts them from 1, for people ("player
 1" is seat 0, "floor 1" is the bottom floor).
+
+:func:`draw_tower` draws a scenario's tower as text (``balance show-map``): tower cards bottom to top as the scenario
+fixes them (the rulebook's first game for a random tower), each printed floor with its colour, its skeletons on each
+side and the floor number it belongs to once same colours touching across cards are joined.
 """
 from __future__ import annotations
 
 import json
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import numpy as np
 
 from .. import EngineDisagreement
 from ..trace_header import header, header_lines
 from . import enums as E
-from . import layout as L
-from .reference import ReferenceGame, Snapshot, play_scenario, scenario_lineup
+from .components import ClimbingTowerComponents, ClimbingTowerRules
+
+if TYPE_CHECKING:
+    from .reference import ReferenceGame, Snapshot
 
 KIND_NAMES = {0: "random", 1: "climber", 2: "skeleton_farmer", 3: "deck_thinner", 9: "scripted"}
 SIDE_NAMES = ("left", "right")
@@ -324,7 +330,7 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
 
 def kernel_outcome(s: np.ndarray, n_cards: int) -> dict:
     """The kernel's per-game outputs from its final state array, in the reference's names."""
-    from .layout import stream_at
+    from . import layout as L
 
     sc = L.SC
     return {
@@ -335,7 +341,7 @@ def kernel_outcome(s: np.ndarray, n_cards: int) -> dict:
         "cards": s[L.CCNT:L.CCNT + n_cards * L.N_CC].reshape(n_cards, L.N_CC),
         "skills": s[L.SKCNT:L.SKCNT + L.N_SKILLS * L.N_SK].reshape(L.N_SKILLS, L.N_SK),
         "team": s[L.TEAM:L.TEAM + L.N_TEAM],
-        "draws": int(sum(s[int(stream_at(i)) + 1] for i in range(3))),
+        "draws": int(sum(s[int(L.stream_at(i)) + 1] for i in range(3))),
     }
 
 
@@ -346,7 +352,7 @@ def reference_outcome(game: ReferenceGame) -> dict:
 
 
 def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) -> str | None:
-    """Where a kernel trace (``kernel.trace_game``'s events and final state) departs from a reference game: the
+    """Where a kernel trace (``rules.trace_game``'s events and final state) departs from a reference game: the
     first differing event, or the first differing final count; None when they agree."""
     kernel_events = [tuple(int(x) for x in row) for row in events]
     for i, (k, r) in enumerate(zip(kernel_events, game.events)):
@@ -371,7 +377,8 @@ def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
     """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
     against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
     from . import compile_scenario
-    from .kernel import trace_game
+    from .reference import play_scenario, scenario_lineup
+    from .rules import trace_game
 
     seed = scenario.seed if seed is None else int(seed)
     ref = play_scenario(scenario, seed=seed, game=game)
@@ -382,3 +389,53 @@ def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
     if problem:
         raise EngineDisagreement(scenario, seed, game, problem)
     return ref
+
+
+# --- the tower drawn as text ---------------------------------------------------------------------------------------
+
+FIRST_GAME = ("001", "003", "006")
+
+
+def floors_of(c: ClimbingTowerComponents, tower: list[str], side: int) -> list[tuple[str, int, object, int]]:
+    """Every printed floor bottom to top: (card name, floor number from 1, the Floor, card index)."""
+    cards = [next(t for t in c.tower if t.name == n) for n in tower] + [c.boss[side]]
+    out, number, last = [], 0, None
+    for k, card in enumerate(cards):
+        for fl in card.floors:
+            if fl.colour != last:
+                number += 1
+            last = fl.colour
+            out.append((card.name if k < len(tower) else f"BOSS {card.name}", number, fl, k))
+    return out
+
+
+def draw_tower(c: ClimbingTowerComponents, r: ClimbingTowerRules, level: int | None = None) -> str:
+    """The tower as text (module docstring), or only tower card `level` (1 the bottom card, the BOSS card last)."""
+    tower = list(r.tower) if isinstance(r.tower, list) else list(FIRST_GAME[:r.tower_cards]) \
+        if r.tower_cards <= len(FIRST_GAME) else [t.name for t in c.tower[:r.tower_cards]]
+    sides = [0, 1] if r.boss_side == "random" else [0 if r.boss_side == "A" else 1]
+    if level is not None and not 1 <= level <= len(tower) + 1:
+        raise ValueError(f"no tower card {level} (allowed: 1 to {len(tower) + 1}, bottom to top, the BOSS last)")
+    blocks = []
+    for side in sides:
+        rows = floors_of(c, tower, side)
+        boss = c.boss[side]
+        top = rows[-1][1]
+        head = (f"; {'-'.join(tower)} / BOSS {boss.name}: {top} floors ({len(rows)} printed), "
+                f"{sum(f.left + f.right for _, _, f, _ in rows)} skeletons; the BOSS takes {boss.hp} sword hits"
+                f"{', all in one round' if boss.same_round else ''}"
+                f"{', only with both pawns on its floor' if boss.both_pawns else ''}")
+        lines = [head, f"{'card':<8} {'floor':>5}  {'colour':<8} {'left':<6} {'right'}"]
+        for name, number, fl, k in reversed(rows):
+            if level is not None and k != level - 1:
+                continue
+            joined = sum(1 for row in rows if row[1] == number) > 1
+            what = "BOSS" if number == top else ""
+            lines.append(f"{name:<8} {number:>5}{'*' if joined else ' '} {fl.colour:<8} {'S' * fl.left or '.':<6} "
+                         f"{'S' * fl.right or '.':<6} {what}".rstrip())
+        lines.append("; * a floor joined across two cards (same colour touching); S a skeleton; floors count from 1 "
+                     "at the bottom, where both pawns start")
+        blocks.append("\n".join(lines))
+    note = "" if isinstance(r.tower, list) else \
+        "; rules.tower is random: drawn here is the rulebook's first game, 001-003-006\n"
+    return note + "\n\n".join(blocks) + "\n"

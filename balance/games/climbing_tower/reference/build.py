@@ -3,8 +3,8 @@ the next-round phase (gold lost, the BOSS's hits reset, skills for cleared cards
 skeletons onto the cards the pawns have reached). A part of ``reference.Table`` (a mixin)."""
 from __future__ import annotations
 
-from . import enums as E
-from .reference_pieces import SIDES, Place, Player
+from .. import enums as E
+from .pieces import SIDES, Place, Player
 
 
 class BuildAndNextRound:

@@ -8,16 +8,16 @@ tower is a list of places holding printed floors (slots) joined into floors, the
 ids, the decks are lists and sets, and each phase is a method named after its rulebook section.
 ``tests/test_differential_climbing.py`` plays both engines on thousands of games; ``narrate.py`` tells one game.
 
-This module is the set-up, the rounds and the play phase; the build and next-round phases are in
-``reference_build.py``, the pieces (places, slots, floors, players, snapshots, the result) in ``reference_pieces.py``,
-and what a strategy sees and how each decides in ``reference_strategies.py``.
+This module is the set-up, the rounds and the play phase; the build and next-round phases are in ``build.py``,
+the pieces (places, slots, floors, players, snapshots, the result) in ``pieces.py``, and what a strategy sees and how
+each decides in ``strategies.py``.
 
 Shared with the kernel on purpose, and only these:
 
 * randomness: ``balance.core.rng.PyStream`` keyed by (seed, game, purpose): the shuffle stream (set-up and the rounds'
   shuffles, ``rng.py_shuffled``, and the BOSS side) and one stream per seat for its strategy;
-* the strategies' numbers (``strategies.RANDOM`` ...); the strategies themselves are re-written in
-  ``reference_strategies.py`` and see only a :class:`~.reference_strategies.View`.
+* the strategies' numbers (``strategies.RANDOM`` ...); the strategies themselves are re-written in this package's
+  ``strategies.py`` (its docstring says why) and see only a :class:`~.strategies.View`.
 
 Card ids are the scenario's card list order; tower cards are numbered as listed (001 = 0); floors count from 0 at
 the bottom here and in the events (``narrate`` adds 1 for people).
@@ -29,15 +29,15 @@ from typing import Sequence
 
 import numpy as np
 
-from ...core.rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, py_shuffled
-from . import enums as E
-from . import layout as L
-from .arrays import MAX_LABELLED
-from .components import TOKENS, ClimbingTowerComponents, ClimbingTowerRules
-from .reference_build import BuildAndNextRound
-from .reference_pieces import (SIDES, Boss, Floor, Place, Player, ReferenceGame, Slot, Snapshot,
+from ....core.rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, py_shuffled
+from .. import enums as E
+from .. import layout as L
+from ..compile import MAX_LABELLED
+from ..components import TOKENS, ClimbingTowerComponents, ClimbingTowerRules
+from .build import BuildAndNextRound
+from .pieces import (SIDES, Boss, Floor, Place, Player, ReferenceGame, Slot, Snapshot,
                                StandingView)
-from .reference_strategies import ChoiceScript, PlayCard, Strategy, View
+from .strategies import ChoiceScript, PlayCard, Strategy, View
 
 MAX_SCRIPT = 512            # the kernel's script regions (``layout.CHOICE_SCRIPT``, ``layout.DEAL_SCRIPT``)
 LEFT, RIGHT = E.LEFT, E.RIGHT
@@ -138,7 +138,7 @@ class Table(BuildAndNextRound):
     @staticmethod
     def tower_label(order: list[int], side: int, n_cards: int, height: int) -> int:
         """The tower's index among every ordered choice of tower cards (lexicographic) times the BOSS sides, as
-        ``arrays.tower_labels`` lists them; -1 when there are too many to tabulate."""
+        ``compile.tower_labels`` lists them; -1 when there are too many to tabulate."""
         if perm(n_cards, height) * 2 > MAX_LABELLED:
             return -1
         rank = 0
@@ -495,7 +495,7 @@ class Table(BuildAndNextRound):
 def play_reference(components: ClimbingTowerComponents, rules: ClimbingTowerRules, kinds, params, seed: int,
                    game: int, *, choices: Sequence[int] = (), deals: Sequence[int] = ()) -> ReferenceGame:
     """Play game `game` of run `seed` with the reference engine: seat s plays strategy kinds[s] with parameters
-    params[s]. ``choices`` and ``deals`` script the game as ``kernel.script_choices`` and ``kernel.script_deals``
+    params[s]. ``choices`` and ``deals`` script the game as ``rules.script_choices`` and ``rules.script_deals``
     do."""
     if len(kinds) != E.PLAYERS:
         raise ValueError(f"{len(kinds)} strategy kinds (allowed: exactly {E.PLAYERS})")

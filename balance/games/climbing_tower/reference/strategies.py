@@ -1,8 +1,13 @@
 """The Climbing Tower reference engine, the players' side: what a seat sees, and how each strategy decides.
 
-A plain-Python twin of ``strategies.py``, written from its docstring (``docs/strategies.md``) and read against the
-kernel for the details that decide games (the order of the legal rows, the tie-breaking, the arithmetic of a card's
-worth, which is done in floats in the same order so the same ties fall the same way).
+This engine has strategies of its own, where the other games' reference engines call the jitted ``strategies``
+functions on a flat array they fill: these are a plain-Python twin of ``strategies/``, written from its docstrings
+(``docs/strategies.md``), so the differential tests check the heuristics themselves (a kernel strategy that does
+other than its docstring says disagrees with this one), and a strategy here reads only a :class:`View` built from the
+reference's own pieces, so what the kernel's ``fill_view_nb`` lets a seat see is checked as well. The ``strategy``
+mutations of ``mutants/climbing_tower.toml`` edit both twins. Read against the kernel for the details that decide
+games (the order of the legal rows, the tie-breaking, the arithmetic of a card's worth, which is done in floats in the
+same order so the same ties fall the same way).
 
 :class:`View` is everything one decision may read. The table builds it before every decision as the kernel's
 ``fill_view_nb`` fills its view: public information (the tower and its skeletons, both pawns, the BOSS, the deck's
@@ -20,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ...core.rng import PyStream
-from . import enums as E
-from .strategies import CLIMBER, FARMER, RANDOM, SCRIPTED, SPARE_SCALE, THINNER  # noqa: F401  (the kind numbers)
+from ....core.rng import PyStream
+from .. import enums as E
+from ..strategies import CLIMBER, FARMER, RANDOM, SCRIPTED, SPARE_SCALE, THINNER  # noqa: F401  (the kind numbers)
 
 
 @dataclass(frozen=True)
@@ -90,7 +95,7 @@ class Weights:
 
 
 class ChoiceScript:
-    """The scripted strategy's answers, shared by both seats (``kernel.script_choices``)."""
+    """The scripted strategy's answers, shared by both seats (``rules.script_choices``)."""
 
     def __init__(self, choices: Sequence[int]):
         self.choices = [int(c) for c in choices]

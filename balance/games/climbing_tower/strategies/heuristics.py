@@ -1,18 +1,5 @@
-"""Climbing Tower strategies: every choice the rulebook leaves to the players (the turn's action and card, the build
-phase's purchases and removals).
-
-A strategy is an integer kind (``s[KINDS + seat]``) plus a float parameter vector (``f[param_at(seat, :)]``). The
-kernel lists a decision's legal rows (in ``CAND``; a turn's redraw and offer rows are implied by the hand, see
-``play.turn_row_nb``) and the strategy answers with a row index.
-
-What a strategy may read is decided by the kernel (``fill_view_nb``): public information (the tower, both pawns,
-the skeletons standing, the play area's top card, the gold, the supply piles' sizes, the deck's contents, which the
-card list and U make public, the partner's hand size) and its own hand; its partner's hand only through
-``VIEW_PARTNER``, which the kernel fills only while the players may communicate (both pawns on one floor, or the
-``communication`` option). A strategy never reads the other hand directly.
-
-Kinds: ``random`` (uniform over the legal rows, ``docs/strategies.md``), the heuristics ``climber``,
-``skeleton_farmer`` and ``deck_thinner``, and ``scripted`` (tests only: row indices from the choice script).
+"""Climbing Tower's heuristic strategies, ``climber``, ``skeleton_farmer`` and ``deck_thinner``: one frame, different
+weights and build phases (the dispatch in ``strategies`` calls them).
 
 The heuristics share one frame and differ in weights and in the build phase:
 
@@ -24,30 +11,22 @@ The heuristics share one frame and differ in weights and in the build phase:
   else offer. An offer gives, seeing the partner's hand, the card whose worth to the partner less its worth to itself
   is highest (when that is above -1), else its own least worth card. Ties go to the first row.
 * A sword that could defeat a skeleton (the rulebook's "can defeat"): defeat it, unless a draw from the seat's own
-  stream falls below ``spare`` (0: always defeat, no draw; 1: always spare, no draw).
+  stream falls below ``spare`` (0: always defeat, no draw; 1: always spare, no draw); the dispatch's ``sword_nb``
+  decides it, with the seat's stream.
 * The build phase (the round's start player decides): ``deck_thinner`` first removes its weakest card (fewest icons,
   then lowest level, then lowest id) while the deck holds more than ``keep`` cards; then everyone buys Level 3 while
   two gold remain, then Level 2 from the pile whose cards are worth most on average by its weights; then stops.
 """
 from __future__ import annotations
 
-from ...core.jit import rules_jit_flat
-from ...core.rng import flat_below_nb
-from ..kernel_common import next_scripted_nb
-from . import enums as E
-from .layout import (FOLLOWS, CF_ARROWS, CF_COLOUR, CF_LEVEL, CF_NUMBER, CF_SWORDS, CHOICE_SCRIPT, KINDS, LOC,
-                     M_CHOICE_I, M_CHOICE_N, OPT, OPT_N_CARDS, OPT_TALK, PL_FLOOR, PL_HAND_N, PL_DOWN, PL_SIDE, SC,
-                     SC_BOSS_DMG, SC_BOSS_ROW, SC_DECK_N, SC_N_BUILD, SC_N_FLOORS, SC_N_PLAY, SC_N_REDRAW, SC_PILE_I,
-                     SC_PILE_N, SC_TOP, TF_BOTH, TF_HP, TF_SAME_ROUND, VIEW_PARTNER, VIEW_PARTNER_N, VIEW_TALK, at,
-                     card_at, cand_at, hand_at, param_at, pile_at, pl_at, stream_at, tc_at)
-from .build import build_row_nb
-from .setup import standing_on_nb
-
-RANDOM = 0
-CLIMBER = 1
-FARMER = 2
-THINNER = 3
-SCRIPTED = 9
+from ....core.jit import rules_jit_flat
+from .. import enums as E
+from ..layout import (FOLLOWS, CF_ARROWS, CF_LEVEL, CF_SWORDS, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_SIDE, SC, SC_BOSS_DMG,
+                      SC_BOSS_ROW, SC_DECK_N, SC_N_BUILD, SC_N_FLOORS, SC_N_PLAY, SC_N_REDRAW, SC_PILE_I, SC_PILE_N,
+                      TF_BOTH, TF_HP, VIEW_PARTNER, VIEW_TALK, at, card_at, cand_at, hand_at, param_at, pile_at, pl_at,
+                      tc_at)
+from ..rules.build import build_row_nb
+from ..rules.setup import standing_on_nb
 
 P_ARROW = 0
 P_SWORD = 1
@@ -55,31 +34,6 @@ P_TEAM = 2
 P_SPARE = 3
 P_KEEP = 4
 SPARE_SCALE = 1_000_000     # a heuristic spares when a draw below this is below spare x this
-
-
-@rules_jit_flat
-def fill_view_nb(s, p):
-    """What seat p may see of its partner: the partner's hand (as a set of cards) while the players may communicate,
-    else nothing."""
-    talk = s[OPT + OPT_TALK]
-    q = 1 - p
-    ok = talk == E.TALK_ALWAYS or (talk == E.TALK_SAME_FLOOR and s[pl_at(p, PL_FLOOR)] == s[pl_at(q, PL_FLOOR)])
-    s[VIEW_TALK] = ok
-    hand = 0
-    if ok:
-        n = s[pl_at(q, PL_HAND_N)]
-        s[VIEW_PARTNER_N] = n
-        for i in range(n):
-            hand |= 1 << s[hand_at(q, i)]
-    else:
-        s[VIEW_PARTNER_N] = -1
-    s[VIEW_PARTNER] = hand
-
-
-@rules_jit_flat
-def draw_nb(s, p, n):
-    """Uniform integer in [0, n) from seat p's own strategy stream."""
-    return flat_below_nb(s, stream_at(1 + p), n)
 
 
 @rules_jit_flat
@@ -102,35 +56,6 @@ def team_bonus_nb(s, f, p, c):
     if s[VIEW_PARTNER] & s[at(FOLLOWS, c)] != 0:        # 0 when the hand is hidden
         return f[param_at(p, P_TEAM)]
     return 0.0
-
-
-@rules_jit_flat
-def turn_nb(s, f, p, n):
-    """Seat p's action: a row of the n legal rows (play.legal_nb's order; play.turn_row_nb reads a row)."""
-    kind = s[at(KINDS, p)]
-    if kind == SCRIPTED:
-        return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
-    if kind == RANDOM:
-        return draw_nb(s, p, n)
-    if n == 1:                  # a heuristic's every answer is the one row
-        return 0
-    return heuristic_turn_nb(s, f, p, n)
-
-
-@rules_jit_flat
-def sword_nb(s, f, p):
-    """Seat p's sword that could defeat a skeleton where p stands: enums.SWORD_DEFEAT (row 0) or SWORD_SPARE (row 1)."""
-    kind = s[at(KINDS, p)]
-    if kind == SCRIPTED:
-        return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
-    if kind == RANDOM:
-        return draw_nb(s, p, 2)
-    spare = f[param_at(p, P_SPARE)]
-    if spare <= 0.0:
-        return E.SWORD_DEFEAT
-    if spare >= 1.0:
-        return E.SWORD_SPARE
-    return E.SWORD_SPARE if draw_nb(s, p, SPARE_SCALE) < spare * SPARE_SCALE else E.SWORD_DEFEAT
 
 
 @rules_jit_flat
@@ -216,16 +141,11 @@ def heuristic_turn_nb(s, f, p, n):
 
 
 @rules_jit_flat
-def build_nb(s, f, p, n):
-    """The build decision of seat p (the round's start player): a row of the n legal rows (build.build_options_nb's
-    order; build.build_row_nb reads a row)."""
-    kind = s[at(KINDS, p)]
-    if kind == SCRIPTED:
-        return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
-    if kind == RANDOM:
-        return draw_nb(s, p, n)
-    written = s[SC + SC_N_BUILD]          # rows from here on are U rows (build.build_row_nb)
-    if kind == THINNER and s[SC + SC_DECK_N] > f[param_at(p, P_KEEP)]:
+def heuristic_build_nb(s, f, p, n, thin):
+    """The heuristics' build decision (module docstring): a row of the n legal rows; `thin`: ``deck_thinner``'s
+    removals first."""
+    written = s[SC + SC_N_BUILD]          # rows from here on are U rows (rules.build.build_row_nb)
+    if thin and s[SC + SC_DECK_N] > f[param_at(p, P_KEEP)]:
         weakest = -1
         weakest_c = -1
         for i in range(written, n):
@@ -274,5 +194,3 @@ def pile_worth_nb(s, f, p, k):
         c = s[pile_at(k, i)]
         total += f[param_at(p, P_ARROW)] * s[card_at(c, CF_ARROWS)] + f[param_at(p, P_SWORD)] * s[card_at(c, CF_SWORDS)]
     return total / m
-
-

@@ -3,9 +3,9 @@ unspent gold lost; then skills for cleared cards both pawns have moved on from, 
 tokens onto the skeletons of cards placed short, and skeletons onto the cards the pawns have reached."""
 from __future__ import annotations
 
-from ...core.jit import rules_jit_flat
-from . import enums as E
-from .layout import (OWNED, CC_BOUGHT, CC_REMOVED, FLOOR_HI, FLOOR_LO, LOC, OPT, OPT_LEFT_BEHIND, OPT_MIN_DECK, OPT_N_CARDS,
+from ....core.jit import rules_jit_flat
+from .. import enums as E
+from ..layout import (OWNED, CC_BOUGHT, CC_REMOVED, FLOOR_HI, FLOOR_LO, LOC, OPT, OPT_LEFT_BEHIND, OPT_MIN_DECK, OPT_N_CARDS,
                      OPT_SKILL_GOLD, PL_FLOOR, POS_FLIPPED, POS_PLACED, POS_SLOT0, POS_TC, SC, SC_BOSS_DMG, DECK,
                      SC_PILE_TOP, SC_BOSS_ROW, SC_DECK_N, SC_GOLD, SC_N_BUILD, SC_N_POS, SC_PILE_I, SC_PILE_N, SC_ROUND,
                      SC_SKILLS, SC_SUPPLY_TOKENS, SK_GAINED, SK_ROUND, SK_USED, SLOT_POS, TEAM, TF_N_FLOORS,

@@ -4,11 +4,11 @@ shuffle of all of them; the first ``tower_cards`` go bottom to top), the BOSS si
 (a shuffle; the first ``starting_level2`` join the deck), the Level 3 cards (a shuffle)."""
 from __future__ import annotations
 
-from ...core.jit import rules_jit_flat
-from ...core.rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_shuffle_nb
-from ..kernel_common import emit_at_nb
-from . import enums as E
-from .layout import (BOSS_ROW, CAND, FLOOR_HI, FLOOR_LO, LOC, M_TRACE, MAX_SLOTS, OPT, OPT_BOSS_SIDE, OPT_N_CARDS,
+from ....core.jit import rules_jit_flat
+from ....core.rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_below_nb, flat_init_nb, flat_shuffle_nb
+from ...kernel_common import emit_at_nb
+from .. import enums as E
+from ..layout import (BOSS_ROW, CAND, FLOOR_HI, FLOOR_LO, LOC, M_TRACE, MAX_SLOTS, OPT, OPT_BOSS_SIDE, OPT_N_CARDS,
                      OPT_FIXED, OPT_FIXED_TC, OPT_LABELLED, OPT_HEIGHT, OPT_N_TC, OPT_PILE_COLOUR, OPT_SIDE0, OPT_START_L2,
                      OPT_SUPPLY, PL_DOWN, PL_FLOOR, PL_SIDE, POS_FLIPPED, POS_PLACED, POS_SLOT0, POS_TC, SC,
                      SC_BOSS_ROW, SC_BOSS_SIDE, SC_DECK_N, SC_N_FLOORS, SC_N_POS, SC_N_SLOTS, SC_PILE_I, SC_PILE_N,
@@ -109,7 +109,7 @@ def build_tower_nb(s):
 @rules_jit_flat
 def tower_id_nb(s, n_tc, height, side):
     """The tower's index among every ordered choice of `height` of `n_tc` tower cards (lexicographic) times the two
-    BOSS sides: ``arrays.tower_labels`` names them in this order."""
+    BOSS sides: ``compile.tower_labels`` names them in this order."""
     rank = 0
     for i in range(height):
         t = s[at(POS_TC, i)]

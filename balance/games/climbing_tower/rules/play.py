@@ -3,11 +3,11 @@ and its icons (swords against skeletons or the BOSS, arrows up the tower), and t
 not all fall stand again; gold; the empty-hand bonus)."""
 from __future__ import annotations
 
-from ...core.jit import rules_jit_flat
-from ...core.rng import flat_shuffle_nb
-from ..kernel_common import lowest_bit_nb, next_scripted_nb
-from . import enums as E
-from .layout import (FOLLOWS, OWNED, CF_ARROWS, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI, FLOOR_LO,
+from ....core.jit import rules_jit_flat
+from ....core.rng import flat_shuffle_nb
+from ...kernel_common import lowest_bit_nb, next_scripted_nb
+from .. import enums as E
+from ..layout import (FOLLOWS, OWNED, CF_ARROWS, CF_SWORDS, DEAL_SCRIPT, DECK, FLOOR_HI, FLOOR_LO,
                      FN_BLOCKED, FN_BOSS_HITS, FN_CLIMBED, FN_OFFERS, FN_PASSES, FN_PLAYED, FN_REDRAWS, FN_SKELETONS,
                      FN_SWORDS, HIT, LOC, M_DEAL_I, M_DEAL_N, MAX_SLOTS, OPT, OPT_BONUS, OPT_HAND, OPT_ICONS,
                      OPT_N_CARDS, OPT_REDRAWS, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS, PL_SIDE, SC,
@@ -16,7 +16,7 @@ from .layout import (FOLLOWS, OWNED, CF_ARROWS, CF_SWORDS, DEAL_SCRIPT, DECK, FL
                      SC_TOP, SC_TURN, SC_VICTORY, SC_WINNER, SK_USED, TEAM, TF_BOTH, TF_HP, TM_BONUS, TM_GOLD, at,
                      card_at, cand_at, cc_at, final_at, hand_at, hit_at, pl_at, sk_at, standing_at, stream_at, tc_at,
                      CC_DEALT, CC_PLAYED, TM_BLOCKED, ON_FLOOR, TRACE, missing_at)
-from . import strategies as S
+from .. import strategies as S
 from .setup import SHUFFLE, emit_nb, standing_on_nb  # noqa: F401  (standing_on_nb: for importers of play)
 
 
