@@ -6,7 +6,8 @@ rulebook summary (``docs/sources/climbing_tower_rules_en.md``), the rules as sim
 (``docs/rules/climbing_tower.md``) and the event list (``docs/trace.md``), not from the kernel's flat state: the
 tower is a list of places holding printed floors (slots) joined into floors, the players hold Python lists of card
 ids, the decks are lists and sets, and each phase is a method named after its rulebook section.
-``tests/test_differential_climbing.py`` plays both engines on thousands of games; ``narrate.py`` tells one game.
+``tests/games/climbing_tower/test_differential.py`` plays both engines on thousands of games; ``narrate.py`` tells
+one game.
 
 This module is the set-up, the rounds and the play phase; the build and next-round phases are in ``build.py``,
 the pieces (places, slots, floors, players, snapshots, the result) in ``pieces.py``, and what a strategy sees and how
