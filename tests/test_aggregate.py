@@ -10,9 +10,9 @@ import pytest
 from pandas.testing import assert_frame_equal
 from scipy import stats
 
-from balance.present.outputs import MARKER
-from balance.present.results import Results
-from balance.analysis.stats import Aggregator, diff_interval, wilson
+from balance.core.outputs import MARKER
+from balance.stats.results import Results
+from balance.stats import Aggregator, diff_interval, wilson
 
 SPEC = SimpleNamespace(
     name="fake", title="Fake Game", victory_names=("unfinished", "ghosts", "amulet"),
@@ -269,7 +269,7 @@ def test_results_do_not_change_after_more_updates_and_survive_json_and_save(tmp_
 def test_group_tally_is_exact_past_its_int32_flushes_at_the_int16_extremes(seats):
     """The group tally sums int16 rows in int32 and moves them to int64 every 2**15 rows: over 70,000 rows of values
     at both ends of int16 it must give numpy's int64 sums exactly (an int32 running sum would overflow)."""
-    from balance.analysis.stats.aggregate import tally_group
+    from balance.stats.aggregate import tally_group
     rng = np.random.default_rng(5)
     G, I, C, used = 70_000 // seats, 4, 3, 1
     counters = rng.choice(np.array([-32768, -1, 0, 1, 32767], np.int16), size=(G, seats, I, C))
@@ -289,7 +289,7 @@ def test_group_tally_is_exact_past_its_int32_flushes_at_the_int16_extremes(seats
 
 def test_counter_groups_must_be_int16():
     """The group tally sums int16 rows in int32: wider counters are refused, not summed wrongly."""
-    from balance.analysis.stats.aggregate import Aggregator
+    from balance.stats.aggregate import Aggregator
     from balance.scenario import load_scenario
     sc = load_scenario(None, games=1000)
     spec = sc.spec()

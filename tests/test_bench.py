@@ -38,7 +38,7 @@ def test_bench_reports_the_run_against_its_kernel_and_a_reports_time(cli, scenar
 
 
 def test_report_speed_times_every_figure_the_report_writes():
-    from balance.run.bench import report_speed
+    from balance.cli.bench import report_speed
     from balance.run.runner import RunOptions, run
     from balance.scenario import load_scenario
     sc = load_scenario(SCENARIOS / "climbing_tower.toml", games=200)

@@ -410,11 +410,11 @@ def test_simulate_refuses_what_the_command_line_refuses():
     for kw in ({"threads": 0}, {"chunk_size": -1}, {"threads": 1.5}):
         with pytest.raises(ValueError, match="out of range"):
             balance.simulate(games=10, **kw)
-    assert balance.Results is __import__("balance.present.results", fromlist=["Results"]).Results
+    assert balance.Results is __import__("balance.stats.results", fromlist=["Results"]).Results
 
 
 def test_report_default_folder_is_named_after_the_scenario(cli, tmp_path, monkeypatch):
-    from balance.cli.commands import folder_name
+    from balance.cli.options import folder_name
     assert folder_name("The Haunted Tower, reconstructed components") == "the_haunted_tower_reconstructed_components"
     assert folder_name("Spooky Tower (public card list, embedded default)") == \
         "spooky_tower_public_card_list_embedded_default"

@@ -14,7 +14,7 @@ import pytest
 
 from click.testing import CliRunner
 
-from balance.cli.commands import INTERNAL_ERROR, main
+from balance.cli.group import INTERNAL_ERROR, main
 from balance.games import EngineDisagreement
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,7 +89,7 @@ import sys
 import balance.games.spooky_tower.kernel as K
 real = K.trace_game
 K.trace_game = lambda *a, **k: (lambda e, s: (e[:-1], s))(*real(*a, **k))
-from balance.cli.commands import INTERNAL_ERROR, main
+from balance.cli.group import INTERNAL_ERROR, main
 main(["replay", "--seed", "4"])
 """
 

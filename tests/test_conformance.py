@@ -74,7 +74,7 @@ def test_the_tallies_from_the_kernels_per_block_sums_equal_those_from_the_rows(g
     (stats.tally): every table the game fills (counter groups, roles, final counters, categories) comes out as from
     the rows, in any number of blocks and chunks."""
     from balance.games import SUMS_SUFFIX
-    from balance.analysis.stats.aggregate import Aggregator
+    from balance.stats.aggregate import Aggregator
     sc = _scenario(game)
     chunk = _chunk(sc, n=300, blocks=3)
     groups = {g.chunk_key for g in counter_groups(sc.spec(), sc)}      # two groups may read one array
@@ -124,7 +124,7 @@ def test_a_chunk_without_counter_rows_has_the_same_games_sums_and_tallies(game):
     played with rows into the arrays of one played without gets every row again (not written past the empty
     array), and so does a pool of arrays (``ChunkBuffers``) after a chunk without rows."""
     from balance.games import SUMS_SUFFIX, ChunkBuffers
-    from balance.analysis.stats.aggregate import Aggregator
+    from balance.stats.aggregate import Aggregator
     sc = _scenario(game)
     spec = sc.spec()
     compiled = spec.compile_scenario(sc)
@@ -155,7 +155,7 @@ def test_a_chunk_without_counter_rows_has_the_same_games_sums_and_tallies(game):
 
 
 def test_per_block_sums_of_the_wrong_shape_are_refused():
-    from balance.analysis.stats.aggregate import Aggregator
+    from balance.stats.aggregate import Aggregator
     sc = _scenario("spooky_tower")
     chunk = _chunk(sc, n=50, blocks=2)
     chunk["counters_sums"] = chunk["counters_sums"][:, :3]

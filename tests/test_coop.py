@@ -13,9 +13,9 @@ from pandas.testing import assert_frame_equal
 
 import coop_fixture as fx
 from balance.games import Contrast
-from balance.present.results import Results
-from balance.analysis.stats import Aggregator, wilson
-from balance.analysis.stats.aggregate import Tallies
+from balance.stats.results import Results
+from balance.stats import Aggregator, wilson
+from balance.stats.aggregate import Tallies
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import matplotlib
 import numpy as np
 import pytest
 
-from balance.analysis.stats import Aggregator
+from balance.stats import Aggregator
 from test_aggregate import LINEUP, SPEC, GAMES, aggregate, make_games
 
 matplotlib.use("Agg")

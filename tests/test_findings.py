@@ -9,7 +9,7 @@ import pytest
 
 import balance
 from balance.scenario import load_scenario
-from balance.analysis.stats.findings import gap_interval
+from balance.stats.findings import gap_interval
 
 
 def test_gap_interval_of_two_seats_uses_the_multinomial_covariance():
@@ -92,8 +92,8 @@ def test_haunted_tower_findings_name_heroes_the_deadliest_monster_and_the_lopsid
 def test_things_the_rules_never_let_be_used_are_not_called_never_used():
     """Climbing Tower's Level 1 cards start in the deck and are never for sale: "the team never bought purple_1" would
     be a false alarm in every run. Without the group's cannot_use, the same tallies do raise it."""
-    from balance.analysis.stats.aggregate import GroupTallies
-    from balance.analysis.stats.findings import findings
+    from balance.stats.aggregate import GroupTallies
+    from balance.stats.findings import findings
     r = balance.simulate("scenarios/climbing_tower.toml", games=2000, progress=False)
     level1 = {c.name for c in load_scenario("scenarios/climbing_tower.toml").components.level(1)}
     card = next(g for g in r.tallies.groups if g.name == "card")
@@ -112,7 +112,7 @@ def test_things_the_rules_never_let_be_used_are_not_called_never_used():
 def test_unusable_things_survive_an_old_checkpoint_and_added_tallies():
     """A checkpoint saved before groups declared their unusable things, resumed, and tallies added to tallies that
     lack them, keep them: else a resumed Climbing Tower run would call its Level 1 cards never bought again."""
-    from balance.analysis.stats.aggregate import Aggregator, Tallies
+    from balance.stats.aggregate import Aggregator, Tallies
     sc = load_scenario("scenarios/climbing_tower.toml")
 
     def fresh():
@@ -134,8 +134,8 @@ def test_the_unfinished_finding_says_how_the_unfinished_games_ended():
     """A game may end unfinished otherwise than at the turn cap (The Haunted Tower's fight cap, where neither side
     can hurt the other): the finding splits the unfinished games by the game's per-seat end counters
     (GameSpec.unfinished_ends), and says "the turn cap" alone only when it was the only end."""
-    from balance.analysis.stats.aggregate import Tallies
-    from balance.analysis.stats.findings import findings
+    from balance.stats.aggregate import Tallies
+    from balance.stats.findings import findings
     r = balance.simulate("scenarios/haunted_tower.toml", games=200, turn_cap=120, progress=False)
     t = r.tallies
     unfinished = int(r.victories.set_index("kind").loc["unfinished", "games"])
@@ -165,7 +165,7 @@ def _one_form(found, as_dict: dict | None = None) -> None:
     JSON keeps the sentences as a list."""
     import pandas as pd
 
-    from balance.analysis.stats.findings import COLUMNS
+    from balance.stats.findings import COLUMNS
     assert isinstance(found, pd.DataFrame) and list(found.columns) == COLUMNS and len(found) > 0
     assert all(isinstance(x, str) and x for x in found["text"]) and all(isinstance(x, str) and x for x in found["kind"])
     assert all(found[c].dtype.kind == "f" for c in COLUMNS[2:])

@@ -10,12 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from balance.present.results import _group_frame
-from balance.analysis.stats.aggregate import GroupTallies
-from balance.analysis.stats.extremes import family_z, pick_extreme, widen
-from balance.analysis.stats.findings import _gap, _lifts, _threats
-from balance.analysis.stats.intervals import Z95, wilson
-from balance.analysis.stats.team_findings import _extremes
+from balance.stats.results import _group_frame
+from balance.stats.aggregate import GroupTallies
+from balance.stats.extremes import family_z, pick_extreme, widen
+from balance.stats.findings import _gap, _lifts, _threats
+from balance.stats.intervals import Z95, wilson
+from balance.stats.team_findings import _extremes
 
 TOWERS = [f"T{i:03d}" for i in range(420)]
 
@@ -155,7 +155,7 @@ def test_a_monster_that_kills_more_often_than_the_rest_is_named_the_deadliest():
 
 def test_the_haunted_tower_declares_its_monsters_threat_and_keeps_it_in_a_checkpoint():
     from balance.scenario import load_scenario
-    from balance.analysis.stats.aggregate import Aggregator
+    from balance.stats.aggregate import Aggregator
     sc = load_scenario("scenarios/haunted_tower.toml")
     agg = Aggregator(sc.spec(), [s.strategy for s in sc.seats], sc.turn_cap, scenario=sc)
     monster = next(g for g in agg.tallies.groups if g.name == "monster")
@@ -178,7 +178,7 @@ def _tournament(cooperative, ratings, tables=None):
 
 
 def test_a_tournament_calls_no_strategy_the_strongest_when_the_next_cannot_be_told_apart():
-    from balance.present.tournaments_view import findings
+    from balance.analysis.tournament_findings import findings
     tables = pd.DataFrame({"table": ["a + a", "a + b", "b + b"], "games": 10_000, "wins": [5920, 5830, 5000]})
     tables["win_rate"] = tables.wins / tables.games
     coop = _tournament(True, {"strategy": ["skeleton_farmer", "climber", "deck_thinner"],

@@ -1,6 +1,6 @@
 """Every interval is called what computes it. For each interval column of each table of each game: the numbers are
 recomputed from the run's counts with the one function that should give them; the method that function is
-(``balance.analysis.stats.intervals.METHODS``) is the one ``balance.present.report.columns`` names for the column; the
+(``balance.stats.intervals.METHODS``) is the one ``balance.present.report.columns`` names for the column; the
 report's note of the column gives that method's name; and docs/metrics.md defines the column, in the table's section, by
 the same method. A note or a definition that names another method (the Lengths table's mean called a Wilson score
 interval) fails here."""
@@ -15,7 +15,7 @@ import pytest
 
 import balance
 from balance.present.report.columns import column_note, interval_method, section
-from balance.analysis.stats.intervals import METHODS, diff_interval, histogram_moments, mean_interval, wilson
+from balance.stats.intervals import METHODS, diff_interval, histogram_moments, mean_interval, wilson
 
 ROOT = Path(__file__).resolve().parents[1]
 METRICS = (ROOT / "docs" / "metrics.md").read_text()

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 
-from balance.present.results import Results
-from balance.analysis.stats import wilson
+from balance.stats.results import Results
+from balance.stats import wilson
 from test_aggregate import GAMES, LINEUP, P, aggregate
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
@@ -159,7 +159,7 @@ METRICS = (Path(__file__).resolve().parents[1] / "docs" / "metrics.md").read_tex
 def _empty_results(game):
     """A game's Results with no game played: every table it has, from its shipped scenario, without a kernel."""
     from balance.scenario import load_scenario
-    from balance.analysis.stats import Aggregator
+    from balance.stats import Aggregator
     sc = load_scenario(SCENARIOS / f"{game}.toml")
     return Aggregator(sc.spec(), [seat.strategy for seat in sc.seats], sc.turn_cap, scenario=sc).finalize()
 
@@ -238,9 +238,9 @@ def test_tables_align_text_left_and_numbers_right_in_the_report_and_on_the_termi
 
 
 def test_small_values_never_round_to_zero():
-    from balance.present.display import _ci, _num, _pct
-    assert _num(0.0004) == "<0.001" and _num(0.0) == "0.000" and _num(0.004, 2) == "<0.01"
-    assert _pct(4e-5) == "<0.01%" and _ci(2e-6, 4e-5) == "[<0.01, <0.01]%"
+    from balance.present.display import ci, num, pct
+    assert num(0.0004) == "<0.001" and num(0.0) == "0.000" and num(0.004, 2) == "<0.01"
+    assert pct(4e-5) == "<0.01%" and ci(2e-6, 4e-5) == "[<0.01, <0.01]%"
 
 
 def test_figures_use_the_tables_units_drop_empty_kinds_and_carry_a_caption():

@@ -12,10 +12,10 @@ from matplotlib.figure import Figure
 
 import balance.present.plots
 import balance.present.report
-import balance.present.outputs
-from balance.present.outputs import MARKER, OutputDirError, atomic_directory
+import balance.core.outputs
+from balance.core.outputs import MARKER, OutputDirError, atomic_directory
 from balance.present.report import FIGURES, write_report
-from balance.analysis.stats import Aggregator
+from balance.stats import Aggregator
 
 SPEC = SimpleNamespace(
     name="fake", title="Fake <Game>", victory_names=("unfinished", "ghosts", "amulet"),
@@ -184,7 +184,7 @@ def test_what_appears_between_the_last_check_and_the_swap_moves_into_the_new_fol
     target = tmp_path / "out"
     with atomic_directory(target, ["a.txt"]) as tmp:
         (tmp / "a.txt").write_text("first")
-    real_check = balance.present.outputs.check_output_dir
+    real_check = balance.core.outputs.check_output_dir
     calls = []
 
     def check_then_race(path, own):         # the second check passes, then a file lands in the old folder
@@ -194,7 +194,7 @@ def test_what_appears_between_the_last_check_and_the_swap_moves_into_the_new_fol
             (target / "late.txt").write_text("keep me")
         return got
 
-    monkeypatch.setattr(balance.present.outputs, "check_output_dir", check_then_race)
+    monkeypatch.setattr(balance.core.outputs, "check_output_dir", check_then_race)
     with atomic_directory(target, ["a.txt"]) as tmp:
         (tmp / "a.txt").write_text("second")
     assert (target / "a.txt").read_text() == "second" and (target / "late.txt").read_text() == "keep me"
@@ -285,11 +285,11 @@ def test_text_summary_is_aligned_and_narrow(results):
 
 
 def test_intervals_near_0_and_1_never_round_to_a_bound_they_do_not_reach():
-    from balance.present.results import _ci, _pct
-    assert _ci(0.0, 3.8e-5) == "[0.00, <0.01]%"
-    assert _ci(0.99996, 1.0) == "[>99.99, 100.00]%"
-    assert _pct(0.0) == "0.00%" and _pct(4e-5) == "<0.01%" and _pct(0.1234) == "12.34%"
-    assert _ci(-3e-5, 2e-5).rstrip("%") == "[>-0.01, <0.01]"
+    from balance.core.text import ci, pct
+    assert ci(0.0, 3.8e-5) == "[0.00, <0.01]%"
+    assert ci(0.99996, 1.0) == "[>99.99, 100.00]%"
+    assert pct(0.0) == "0.00%" and pct(4e-5) == "<0.01%" and pct(0.1234) == "12.34%"
+    assert ci(-3e-5, 2e-5).rstrip("%") == "[>-0.01, <0.01]"
 
 
 def test_a_report_links_to_nothing_outside_its_folder(tmp_path):

@@ -31,7 +31,7 @@ def test_results_do_not_depend_on_the_chunk_size_or_the_threads():
 def test_a_ctrl_c_while_a_chunk_is_added_lets_the_chunk_be_added_whole(monkeypatch):
     """SIGINT in the middle of adding a chunk: the chunk is counted whole (no half-added tallies), then the run stops
     as interrupted."""
-    from balance.analysis.stats.aggregate import Aggregator
+    from balance.stats.aggregate import Aggregator
     real_update, calls = Aggregator.update, []
 
     def update(self, chunk):
@@ -58,7 +58,7 @@ def test_a_deferred_ctrl_c_acts_after_the_chunk_is_checkpointed(monkeypatch, tmp
 
     from balance.run.runner import RunOptions, run
     from balance.scenario import load_scenario
-    from balance.analysis.stats.aggregate import Aggregator
+    from balance.stats.aggregate import Aggregator
     real_update, calls = Aggregator.update, []
 
     def update(self, chunk):

@@ -1,4 +1,4 @@
-"""Known-answer tests of balance.analysis.stats.intervals against scipy, numpy and published values."""
+"""Known-answer tests of balance.stats.intervals against scipy, numpy and published values."""
 from __future__ import annotations
 
 import math
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from balance.analysis.stats.intervals import (Z95, diff_interval, exact, histogram_moments, histogram_quantile,
+from balance.stats.intervals import (Z95, diff_interval, exact, histogram_moments, histogram_quantile,
                                      mean_interval, seat_equality_test, wilson)
 
 

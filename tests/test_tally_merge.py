@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.analysis.stats import Aggregator
+from balance.stats import Aggregator
 from test_aggregate import CAP, LINEUP, SPEC, make_games, split
 
 
@@ -62,7 +62,7 @@ def test_tallies_out_of_order_are_refused():
 def _halves_and_one_pass(monkeypatch, chunks, make):
     """Tallies of the same chunks aggregated with each long chunk split in two halves on two threads, and in one
     pass (Aggregator._tally)."""
-    from balance.analysis.stats import aggregate
+    from balance.stats import aggregate
     monkeypatch.setattr(aggregate.numba, "get_num_threads", lambda: 2)
     out = []
     for split_games in (1, 10**12):

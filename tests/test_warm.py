@@ -31,7 +31,7 @@ def test_warm_refuses_a_missing_scenario_in_one_line(tmp_path):
 def test_simulate_and_results_still_come_from_the_package():
     import balance
     from balance.api import simulate
-    from balance.present.results import Results
+    from balance.stats.results import Results
     assert balance.simulate is simulate and balance.Results is Results
 
 
@@ -40,7 +40,7 @@ def test_a_run_compiles_its_tallies_while_it_warms_up_and_counts_none_of_that_ga
     tallies, so that a machine's first run compiles the statistics there, not silently inside its first chunk; the
     run's own tallies hold only the run's games."""
     import balance
-    from balance.analysis.stats.aggregate import Aggregator
+    from balance.stats.aggregate import Aggregator
     real_update, seen = Aggregator.update, []
 
     def update(self, chunk):

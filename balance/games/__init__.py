@@ -68,7 +68,7 @@ class StrategySpec:
 class Threat:
     """A counter of a group that counts the thing beating a player, per unit of the group's ``ratio_base`` (The
     Haunted Tower: a hero's deaths per encounter with each monster). The findings name the thing that does so most
-    often when the data separate it from the rest (``balance.analysis.stats.findings.rate_extremes``); ``words`` say it
+    often when the data separate it from the rest (``balance.stats.findings.rate_extremes``); ``words`` say it
     ("deadliest", "deadlier"); ``besides`` gives the labels compared apart (the boss whom the game is about)."""
 
     counter: int

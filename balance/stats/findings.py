@@ -2,7 +2,7 @@
 
 Candidates come from every table a run has (seats, roles, strategies, victory kinds, lengths, each counter group);
 each gets a weight from its size and how clearly its interval excludes "no effect", and the heaviest are shown
-first. Nothing here is specific to one game: the names come from the :class:`~balance.present.results.Results` tables,
+first. Nothing here is specific to one game: the names come from the :class:`~balance.stats.results.Results` tables,
 which come from the game's ``GameSpec``. A finding that names the extreme of several groups (the largest gap between
 seats, the thing with the largest lift, the deadliest monster) gives the interval adjusted for the groups it was picked
 from, and calls it the extreme only when the data separate it (:mod:`.extremes`).
@@ -129,7 +129,7 @@ def _gap(df: pd.DataFrame, key: str, label, kind: str, same_games: bool, fix: st
 
 
 def findings(r, limit: int = 8) -> list[Finding]:
-    """The findings of a :class:`~balance.present.results.Results`, heaviest first (at most `limit`)."""
+    """The findings of a :class:`~balance.stats.results.Results`, heaviest first (at most `limit`)."""
     out: list[Finding] = []
     t = r.tallies
     if t.games == 0:

@@ -5,20 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.toml import toml_value as _toml
+
 Row = tuple[str, str, str]
 
 
 def toml_value(value: Any) -> str:
     """A setting's value as it is written in a scenario file (TOML), e.g. ``"card"``, ``true``, ``[1, 2]``."""
-    from .model import _toml_value
-
     if hasattr(value, "model_dump"):
         value = value.model_dump(mode="json")
     elif hasattr(value, "value") and not isinstance(value, (bool, int, float, str)):     # an Enum
         value = value.value
     if isinstance(value, (list, tuple)):
         value = [v.model_dump(mode="json") if hasattr(v, "model_dump") else v for v in value]
-    return _toml_value(value)
+    return _toml(value)
 
 
 def rule_rows(rules) -> list[Row]:

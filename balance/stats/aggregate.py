@@ -2,7 +2,7 @@
 
 The runner yields chunks of per-game outcome arrays; :class:`Aggregator` folds each chunk into a :class:`Tallies`
 of integer counts and histograms whose size does not depend on the number of games, so a 100-million-game run uses
-the same memory as a thousand-game one. Every table in :class:`balance.present.results.Results` is computed from the
+the same memory as a thousand-game one. Every table in :class:`balance.stats.results.Results` is computed from the
 tallies alone, exactly as if it had been computed from all per-game rows.
 
 Chunk layout (G games, P seats, K per-seat counters; each counter group g has I_g things and C_g counters)::
@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from ...games import SUMS_SUFFIX
+from ..games import SUMS_SUFFIX
 from .intervals import wilson
 from .tally import add_group_sums, tally_group, tally_rows  # noqa: F401 - tests import the group tally
 from .team import CategoryTallies
@@ -360,7 +360,7 @@ def _categories(spec: Any, scenario: Any):
 
 def _counter_groups(spec: Any, scenario: Any, used_counter: int):
     """The game's counter groups (``games.counter_groups``); a spec without groups has one, its item counters."""
-    from ...games import CounterGroup
+    from ..games import CounterGroup
 
     if getattr(spec, "groups", None) is not None:
         return spec.groups(scenario)
@@ -622,11 +622,11 @@ class Aggregator:
 
     def finalize(self, *, scenario: dict | None = None, scenario_toml: str | None = None, seed: int | None = None,
                  timing: dict | None = None, **meta: Any):
-        """The :class:`~balance.present.results.Results` of everything aggregated so far, with run metadata attached.
+        """The :class:`~balance.stats.results.Results` of everything aggregated so far, with run metadata attached.
 
         ``timing`` defaults to the wall time from the first chunk to now; extra keyword arguments go into the meta.
         """
-        from ...present.results import Results  # results imports this package: import here to avoid the cycle
+        from .results import Results  # results imports this package: import here to avoid the cycle
 
         if timing is None:
             wall = 0.0 if self._started is None else time.perf_counter() - self._started

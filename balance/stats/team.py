@@ -6,7 +6,7 @@ any game. A :class:`CategoryTallies` counts, per label of a ``CategorySpec`` (Cl
 games, the games won, the finished games and the rounds they lasted; its update is one compiled pass over the
 chunk, in integers, so any chunking gives the same counts.
 
-Chunk arrays read here (see :mod:`balance.analysis.stats.aggregate` for the rest)::
+Chunk arrays read here (see :mod:`balance.stats.aggregate` for the rest)::
 
     <category chunk_key>  int16[G]   label index of each game, -1 when the game has none
 """
@@ -135,7 +135,7 @@ def contrast_frame(t, contrasts: list[dict]) -> pd.DataFrame:
     """The scenario (first row) and each contrast variant played beside it: games, wins, win rate (Wilson 95%), and
     the difference from the scenario in win rate with Newcombe's 95% interval for two independent proportions
     (unpaired: the per-game outcomes are not kept; on the same seed the variants share their random numbers, so the
-    unpaired interval is conservative). ``contrasts`` are the records ``balance.analysis.contrasts`` keeps in the
+    unpaired interval is conservative). ``contrasts`` are the records ``balance.run.contrasts`` keeps in the
     meta."""
     wins = int(t.seat_wins[0]) if len(t.seat_wins) else 0
     rows = [{"contrast": "scenario", "variant": "as given", "sets": "", "games": t.games, "wins": wins}]

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.rng import PURPOSE_DICE, scale_nb, stream_key_nb, word32_nb
-from .runner import play_chunk, set_threads
+from ..run.runner import play_chunk, set_threads
 from ..scenario.model import Scenario
 
 REPEATS = 3
@@ -187,8 +187,8 @@ def run_speed(scenario: Scenario, games: int, threads: int | None = None) -> Run
     times back to back; then, for a game with contrast variants, both runs once more playing them too."""
     from dataclasses import replace
 
-    from ..analysis.contrasts import variants
-    from .runner import RunOptions, run
+    from ..run.contrasts import variants
+    from ..run.runner import RunOptions, run
     from ..scenario.model import load_scenario
     small = max(games // 10, 1)
     sized = {n: load_scenario(scenario.to_dict(), games=n) for n in (small, games)}
@@ -237,7 +237,7 @@ def report_speed(scenario: Scenario, games: int = REPORT_GAMES, threads: int | N
     from pathlib import Path
 
     from ..present.report import write_report
-    from .runner import RunOptions, run
+    from ..run.runner import RunOptions, run
     from ..scenario.model import load_scenario
     sized = load_scenario(scenario.to_dict(), games=games)
     done = []

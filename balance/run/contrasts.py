@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from ..present.results import Results
+from ..stats.results import Results
 from ..scenario.model import Scenario, ScenarioError, load_scenario
 
 
@@ -41,7 +41,7 @@ def play(results: Results, scenario: Scenario, options) -> Results:
     """The results with a record of each contrast variant, each played with ``options`` (run options: threads,
     chunk size; no checkpoint, target or kept games) for as many games as ``results`` holds. An interrupted run, or
     one of no games, plays none."""
-    from ..run.runner import run
+    from .runner import run
 
     found = variants(scenario)
     if not found or results.meta.get("interrupted") or results.tallies.games == 0:

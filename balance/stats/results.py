@@ -1,124 +1,28 @@
 """The results of a balance run: tables (pandas), text summary, JSON, files and plots, all from integer tallies.
 
-A :class:`Results` is built by :meth:`balance.analysis.stats.Aggregator.finalize` (or read back with
-:meth:`Results.load`). It holds the :class:`~balance.analysis.stats.Tallies`, the run's metadata and the per-game rows
+A :class:`Results` is built by :meth:`balance.stats.Aggregator.finalize` (or read back with
+:meth:`Results.load`). It holds the :class:`~balance.stats.Tallies`, the run's metadata and the per-game rows
 kept for inspection. Every table is derived from the tallies on demand; nothing here depends on which game was played.
 """
 from __future__ import annotations
 
-import hashlib
 import json
-import math
 import os
-import textwrap
 import uuid
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .display import _ci, _num, _pct, file_name, text_table  # noqa: F401  (re-exported: older imports)
-from .display import display_tables as _display_tables
-from .outputs import atomic_directory
-from ..analysis.stats import findings as _findings
-from ..analysis.stats import team as _team
-from ..analysis.stats.aggregate import Tallies
-from ..analysis.stats.intervals import (SeatTest, diff_interval, histogram_moments, histogram_quantile, mean_interval,
+from ..core.outputs import atomic_directory
+from ..core.records import json_safe, package_version, scenario_hash  # noqa: F401  (json_safe, package_version: re-exported)
+from . import findings as _findings
+from . import team as _team
+from .aggregate import Tallies
+from .frames import _group_frame, _means_frame, _rate_table  # noqa: F401  (_group_frame: tests)
+from .intervals import (SeatTest, histogram_moments, histogram_quantile, mean_interval,
                               seat_equality_test, wilson)
-
-
-def package_version() -> str:
-    """Installed version of ``balance`` ("unknown" when running from a bare checkout)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("balance")
-    except PackageNotFoundError:
-        return "unknown"
-
-
-def scenario_hash(scenario: Any) -> str | None:
-    """Short SHA-256 of a scenario's canonical JSON (sorted keys), or None without a scenario."""
-    if scenario is None:
-        return None
-    text = json.dumps(scenario, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def json_safe(obj: Any) -> Any:
-    """``obj`` with NumPy scalars and arrays made plain, NaN/inf and pandas NA made None, tuples made lists."""
-    if isinstance(obj, dict):
-        return {str(k): json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [json_safe(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return json_safe(obj.tolist())
-    if isinstance(obj, (bool, np.bool_)):
-        return bool(obj)
-    if isinstance(obj, (int, np.integer)):
-        return int(obj)
-    if isinstance(obj, (float, np.floating)):
-        return float(obj) if math.isfinite(obj) else None
-    if obj is None or obj is pd.NA or isinstance(obj, str):
-        return None if obj is pd.NA else obj
-    return str(obj)
-
-
-def _rate_table(keys: dict[str, Any], wins, games) -> pd.DataFrame:
-    wins = np.asarray(wins, dtype=np.int64)
-    games = np.asarray(games, dtype=np.int64)
-    lo, hi = wilson(wins, games)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rate = wins / games
-    return pd.DataFrame(keys | {"games": games, "wins": wins, "win_rate": rate, "ci_low": lo, "ci_high": hi})
-
-
-def _group_frame(t: Tallies, g) -> pd.DataFrame:
-    """The table of one counter group (see :meth:`Results.group`). A group of the team (``per_team``: one seat a
-    game) splits its counters by won and other games, and counts games, not seat-games, as "players"."""
-    u = g.counter_names[g.used_counter]
-    base = g.counter_names[g.ratio_base]
-    tot = g.totals.astype(np.float64)
-    df = pd.DataFrame({g.name: list(g.labels)})
-    who, split = ("games", ("won_game", "other_game")) if g.per_team else ("players", ("winner", "other_seat"))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        wins = int(t.seat_wins[0]) if g.per_team else int(t.seat_wins.sum())
-        others = (t.games if g.per_team else int(t.seat_games.sum())) - wins
-        won = g.totals_won.astype(np.float64)
-        for c, name in enumerate(g.counter_names):
-            df[f"{name}_per_game"] = tot[:, c] / t.games
-        for c, name in enumerate(g.counter_names):   # the same counters split by whether the seat (team) won
-            df[f"{name}_per_{split[0]}"] = won[:, c] / wins if wins else np.nan
-            df[f"{name}_per_{split[1]}"] = (tot[:, c] - won[:, c]) / others if others else np.nan
-        for c in range(g.ratio_base + 1, len(g.counter_names)):
-            df[f"{g.counter_names[c]}_per_{base}"] = np.where(tot[:, g.ratio_base] > 0,
-                                                              tot[:, c] / tot[:, g.ratio_base], np.nan)
-        d, lo, hi = diff_interval(g.used_wins, g.used_pairs, g.unused_wins, g.unused_pairs)
-        df[f"{u}_{who}"] = g.used_pairs
-        df[f"win_rate_{u}"] = g.used_wins / g.used_pairs
-        df[f"not_{u}_{who}"] = g.unused_pairs
-        df[f"win_rate_not_{u}"] = g.unused_wins / g.unused_pairs
-    df["win_rate_diff"], df["diff_ci_low"], df["diff_ci_high"] = d, lo, hi
-    return df
-
-
-def _means_frame(t: Tallies, keys: dict, sums, squares, games) -> pd.DataFrame:
-    """Mean per game of every final counter (``<counter>_mean``), from sums over the rows' games; the points
-    counter also gets its Student-t 95% interval (``points_ci_low``, ``points_ci_high``)."""
-    df = pd.DataFrame(keys)
-    if sums is None:
-        return df
-    games = np.asarray(games)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for k, name in enumerate(t.player_counter_names):
-            df[f"{name}_mean"] = sums[:, k] / games
-            if name == t.points_counter:
-                ci = [mean_interval(n, s, q)[1:] for n, s, q in zip(games, sums[:, k], squares[:, k])]
-                df[f"{name}_ci_low"] = [lo for lo, _ in ci]
-                df[f"{name}_ci_high"] = [hi for _, hi in ci]
-    return df
 
 
 class Results:
@@ -152,9 +56,11 @@ class Results:
         return f"<Results {self.tallies.game}: {self.tallies.games} games, lineup {list(self.tallies.lineup)}>"
 
     @property
-    def plot(self) -> _Plots:
-        """Figures: ``.plot.seats()``, ``.lengths()``, ``.victories()``, ``.cards()``, ``.win_rate_by_length()``."""
-        return _Plots(self)
+    def plot(self):
+        """Figures: ``.plot.seats()``, ``.lengths()``, ``.victories()``, ``.cards()``, ``.win_rate_by_length()``
+        (:class:`balance.present.plots.ResultPlots`, imported when asked for: see "views" below)."""
+        from ..present.plots import ResultPlots
+        return ResultPlots(self)
 
     # --- tables ----------------------------------------------------------------------------------------------
     @cached_property
@@ -252,13 +158,13 @@ class Results:
     @cached_property
     def contrasts(self) -> pd.DataFrame:
         """The scenario and each contrast variant played beside it (``GameSpec.contrasts``,
-        ``balance.analysis.contrasts``): games, wins, win rate (Wilson 95%) and the difference from the scenario with
+        ``balance.run.contrasts``): games, wins, win rate (Wilson 95%) and the difference from the scenario with
         Newcombe's unpaired 95% interval. Empty when no contrast was played."""
         records = self.meta.get("contrasts")
         return _team.contrast_frame(self.tallies, records) if records else pd.DataFrame()
 
     def with_contrasts(self, records: list[dict], timing: dict | None = None) -> Results:
-        """These results with the contrast variants' records (``balance.analysis.contrasts.play``) in the meta, and the
+        """These results with the contrast variants' records (``balance.run.contrasts.play``) in the meta, and the
         timing that counts their games."""
         meta = dict(self.meta, contrasts=records) | ({"timing": timing} if timing is not None else {})
         return Results(self.tallies, meta=meta, games=self.games)
@@ -387,22 +293,41 @@ class Results:
             return pd.DataFrame({"line": list(t.score_lines), "points_per_seat_game": sums / seat_games,
                                  "share_of_points": sums / total if total else np.nan})
 
-    # --- text, JSON, files -----------------------------------------------------------------------------------
+    # --- views: text and figures ----------------------------------------------------------------------------
+    # Results shows itself (text for a terminal, figures), as a pandas DataFrame plots itself. The views live in
+    # balance.present, the layer above, and are imported when asked for: this layer's only upward imports.
     def display_tables(self, short: bool = False) -> dict[str, pd.DataFrame]:
         """The main tables as rounded display strings, keyed by title (used by :meth:`summary` and reports);
         ``short``: a category of many labels shows only its lowest and highest win rates (the terminal)."""
-        if self.tallies.cooperative:
-            from .team_display import display_tables
-            return display_tables(self, short)
-        return _display_tables(self)
+        from ..present import summary
+        return summary.display_tables(self, short)
 
     def seat_test_line(self) -> str:
-        chi2, dof, p = self.seat_test
-        if math.isnan(p):
-            return "Seat equality (chi-square): not enough finished games"
-        return (f"Seat equality (chi-square over finished games): chi2 = {chi2:.3f}, dof = {dof}, p = {p:.4g}\n"
-                "  (p: how often seats this uneven would come out if every seat were equally likely to win)")
+        """The seat-equality test in words."""
+        from ..present import summary
+        return summary.seat_test_line(self)
 
+    def heading(self) -> str:
+        """The scenario's name, then what was played."""
+        from ..present import summary
+        return summary.heading(self)
+
+    def summary(self) -> str:
+        """Plain text for a terminal: the findings first, games worth watching, then the aligned tables."""
+        from ..present import summary
+        return summary.summary(self)
+
+    def speed_line(self) -> str:
+        """How long the run took and how fast the kernel played (compile and load time excluded)."""
+        from ..present import summary
+        return summary.speed_line(self)
+
+    def target_line(self) -> str:
+        """Whether a --target-ci run reached its precision, and after how many games."""
+        from ..present import summary
+        return summary.target_line(self)
+
+    # --- statistics read first ----------------------------------------------------------------------------------
     @cached_property
     def findings(self) -> pd.DataFrame:
         """What to read first (``stats.findings``): kind, text, estimate and 95% interval, weight; heaviest first.
@@ -414,64 +339,6 @@ class Results:
         args = self.meta.get("replay_args")
         return _findings.watch_lines(self, "SCENARIO (this run's scenario: `balance show` with the run's options)"
                                      if args is None else args)
-
-    def heading(self) -> str:
-        """The scenario's name, then what was played."""
-        m, t = self.meta, self.tallies
-        name = m.get("name") or t.title
-        return f"{name}: {t.games:,} games of {t.title}, lineup {', '.join(t.lineup)}, seed {m.get('seed')}"
-
-    def summary(self) -> str:
-        """Plain text for a terminal: the findings first, games worth watching, then the aligned tables (seats with
-        their test, strategies, victory kinds, lengths, items...)."""
-        head = self.heading()
-        parts = [head, "=" * min(len(head), 100)]
-        parts += [f"Note: {n}" for n in self.meta.get("notes", ())]     # what the scenario's loader did
-        if self.meta.get("interrupted"):
-            parts += ["", f"INTERRUPTED (Ctrl-C): these are the {self.tallies.games:,} games finished before it, not "
-                          "the run asked for."]
-        resumed = (self.meta.get("timing") or {}).get("resumed_games")
-        if resumed:
-            parts += ["", f"RESUMED from a checkpoint: the first {resumed:,} of these {self.tallies.games:,} games were "
-                          "played by the run that wrote it."]
-        parts += ["", "Findings"]
-        for i, text in enumerate(self.findings["text"], 1):
-            parts += textwrap.wrap(text, 110, initial_indent=f"  {i}. ", subsequent_indent="     ")
-        if self.watch_lines():
-            parts += ["", "Games worth watching"]
-            for line in self.watch_lines():
-                what, _, command = line.partition(": balance ")
-                parts += [f"  {what}:", f"    balance {command}"]
-        for title, df in self.display_tables(short=True).items():
-            parts += ["", title, text_table(df)]
-            if title == "Seats":
-                parts.append(self.seat_test_line())
-        return "\n".join(parts)
-
-    def speed_line(self) -> str:
-        """How long the run took and how fast the kernel played (compile and load time excluded)."""
-        t = self.meta.get("timing") or {}
-        gps = t.get("games_per_s")
-        speed = f"{gps:,.0f} games/s" if gps else "n/a games/s"
-        threads = t.get("threads", "?")
-        played = self.tallies.games - t.get("resumed_games", 0)
-        resumed = (f"Resumed from a checkpoint of {t['resumed_games']:,} games; played "
-                   f"{played:,} more" if "resumed_games" in t else f"Played {played:,}")
-        variants = len(self.meta.get("contrasts") or ())
-        more = (f"; then {t['contrast_games']:,} games of {variants} contrast variant{'' if variants == 1 else 's'} "
-                f"in {t['contrasts_s']:.2f} s") if variants and "contrasts_s" in t else ""
-        return (f"{resumed} games in {t.get('simulate_s', float('nan')):.2f} s of simulation "
-                f"({speed} on {threads} thread{'' if threads == 1 else 's'}); "
-                f"compile/load {t.get('compile_s', float('nan')):.2f} s, wall {t.get('wall_s', float('nan')):.2f} s"
-                + more)
-
-    def target_line(self) -> str:
-        """Whether a --target-ci run reached its precision, and after how many games."""
-        m = self.meta
-        reached = "reached" if m.get("target_ci_reached") else "NOT reached (hit --max-games)"
-        which = "team win-rate interval" if self.tallies.cooperative else "widest seat interval"
-        return (f"Target 95% interval width {m['target_ci']:g}: {reached} after {self.tallies.games:,} games; "
-                f"{which} now {self.ci_width_max():.4f}")
 
     def ci_width_max(self) -> float:
         """Widest 95% win-rate interval among the seats."""
@@ -512,7 +379,7 @@ class Results:
         ``directory``, atomically.
 
         ``directory`` must be new, empty or an earlier save (``outputs.check_output_dir``); anything else raises
-        :class:`~balance.present.outputs.OutputDirError` before a file is written."""
+        :class:`~balance.core.outputs.OutputDirError` before a file is written."""
         directory = Path(directory)
         with atomic_directory(directory, self.FILES) as tmp:
             self.to_parquet(tmp / "results.parquet")
@@ -544,73 +411,3 @@ def _write_parquet(df: pd.DataFrame, path: str | os.PathLike) -> Path:
     finally:
         tmp.unlink(missing_ok=True)
     return path
-
-
-class _Plots:
-    """The ``Results.plot`` namespace: each method returns a new matplotlib Figure (Agg, no pyplot)."""
-
-    def __init__(self, results: Results):
-        self._r = results
-
-    def available(self) -> list[str]:
-        """The figures this run's game has, in report order (``group_<name>`` for each counter group after the
-        first, ``category_<name>`` for each category, names as :func:`file_name` writes them; ``cards`` is the
-        first group)."""
-        t = self._r.tallies
-        if t.cooperative:           # no seat balance: the team's figures
-            names = ["lengths", "victories", "cards"] + [f"group_{file_name(g.name)}" for g in t.groups[1:]]
-            names += [f"category_{file_name(c.name)}" for c in t.categories]
-            return names + (["contrasts"] if len(self._r.contrasts) else [])
-        names = ["seats"] + (["roles"] if t.role_name else []) + ["lengths", "victories"]
-        names += (["score_lines"] if t.score_lines else []) + ["cards"]
-        names += [f"group_{file_name(g.name)}" for g in t.groups[1:]] + ["win_rate_by_length"]
-        return names
-
-    def __getattr__(self, name: str):
-        t = self._r.tallies
-        for prefix, things, draw in (("group_", t.groups, self.group), ("category_", t.categories, self.category)):
-            if name.startswith(prefix):
-                wanted = name[len(prefix):]
-                found = next((x.name for x in things if wanted in (x.name, file_name(x.name))), wanted)
-                return lambda **kw: draw(found, **kw)
-        raise AttributeError(name)
-
-    def category(self, name: str, **kw):
-        from . import plots
-        return plots.category(self._r, name, **kw)
-
-    def contrasts(self, **kw):
-        from . import plots
-        return plots.contrasts(self._r, **kw)
-
-    def seats(self, **kw):
-        from . import plots
-        return plots.seats(self._r, **kw)
-
-    def roles(self, **kw):
-        from . import plots
-        return plots.roles(self._r, **kw)
-
-    def lengths(self, **kw):
-        from . import plots
-        return plots.lengths(self._r, **kw)
-
-    def victories(self, **kw):
-        from . import plots
-        return plots.victories(self._r, **kw)
-
-    def cards(self, **kw):
-        from . import plots
-        return plots.cards(self._r, **kw)
-
-    def group(self, name: str | None = None, **kw):
-        from . import plots
-        return plots.group(self._r, name, **kw)
-
-    def score_lines(self, **kw):
-        from . import plots
-        return plots.score_lines(self._r, **kw)
-
-    def win_rate_by_length(self, **kw):
-        from . import plots
-        return plots.win_rate_by_length(self._r, **kw)

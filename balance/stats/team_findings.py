@@ -3,7 +3,7 @@ and hardest labels of each category (when the data can tell them apart), how lon
 contrast changes.
 
 Each finding carries its number and 95% interval and a weight, as in :mod:`.findings`; nothing here knows a game:
-kinds, categories, labels and variants come from the :class:`~balance.present.results.Results` tables.
+kinds, categories, labels and variants come from the :class:`~balance.stats.results.Results` tables.
 """
 from __future__ import annotations
 
