@@ -31,7 +31,7 @@ class Table:
         self.scenario = load_scenario({"game": "climbing_tower", "players": 2, "seat_rotation": False,
                                        "seats": [{"name": n} for n in names], "rules": r,
                                        "components": components or {}})
-        s0, f0, kinds, prm = SPEC.compile_scenario(self.scenario)
+        s0, f0, kinds, prm, _ = SPEC.compile_scenario(self.scenario)
         self.s = np.zeros(s0.shape[0] + 5 * TRACE_ROWS, np.int64)
         self.s[:s0.shape[0]] = s0
         self.f = f0.copy()

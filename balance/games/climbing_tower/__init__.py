@@ -43,7 +43,7 @@ def check(scenario, resolve) -> dict:
 
 
 def compile_scenario(scenario):
-    """Kernel inputs for a validated scenario: (s0, f0, lineup kinds, lineup params)."""
+    """Kernel inputs for a validated scenario: (s0, f0, lineup kinds, lineup params, rotate)."""
     import numpy as np
     from . import layout as L
     from .compile import compile_rules
@@ -51,7 +51,7 @@ def compile_scenario(scenario):
     kinds, params = scenario.strategy_lineup()
     p = np.zeros((2, L.N_PARAMS), np.float64)
     p[:, :params.shape[1]] = params[:, :L.N_PARAMS]
-    return s0, f0, np.ascontiguousarray(kinds, np.int64), p
+    return s0, f0, np.ascontiguousarray(kinds, np.int64), p, bool(scenario.seat_rotation)
 
 
 def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
@@ -66,7 +66,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     from . import layout as L
     from .rules import simulate_nb
 
-    s0, f0, kinds, params = compiled
+    s0, f0, kinds, params, _rotate = compiled        # run_chunk's `rotate` says how this chunk seats them
     n_cards = int(s0[L.OPT + L.OPT_N_CARDS])
     out = chunk_arrays(out, game0, n_games, lambda n: {
         "game": np.empty(n, np.int64), "winner": np.empty(n, np.int8),
@@ -148,7 +148,15 @@ def _talk(scenario):
 
 
 _reference = lazy("balance.games.climbing_tower.reference", "play_scenario")
-_replay = lazy("balance.games.climbing_tower.narrate", "replay")
+
+
+def _replay(scenario, seed: int | None = None, game: int = 0):
+    """Game `game` of a scenario's run by the reference engine, checked against the kernel's trace of the same game
+    (``balance.games.driver.replay``): the ReferenceGame."""
+    from ..driver import replay
+    return replay(__name__, scenario, seed, game)
+
+
 _narrate_text = lazy("balance.games.climbing_tower.narrate", "narrate_text")
 _narrate_jsonl = lazy("balance.games.climbing_tower.narrate", "narrate_jsonl")
 

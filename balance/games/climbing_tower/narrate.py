@@ -1,7 +1,8 @@
 """Narration of one Climbing Tower game: readable English, or JSON lines (schema in ``docs/trace.md``).
 
-The game told is a reference-engine game (:mod:`.reference`). :func:`replay` plays it and also has the kernel play
-the same seed, and refuses to narrate a game the two engines disagree on.
+The game told is a reference-engine game (:mod:`.reference`). ``balance.games.driver.replay`` plays it, has the
+kernel trace the same game, and refuses to narrate a game the two engines disagree on (:func:`kernel_disagreement`
+says where they part).
 
 Events count floors and seats from 0, as the kernel does; the English text counts them from 1, for people ("player
 1" is seat 0, "floor 1" is the bottom floor).
@@ -12,12 +13,11 @@ side and the floor number it belongs to once same colours touching across cards 
 """
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 import numpy as np
 
-from .. import EngineDisagreement
+from ..driver import first_event_difference, json_lines
 from ..trace_header import header, header_lines
 from . import enums as E
 from .components import ClimbingTowerComponents, ClimbingTowerRules
@@ -159,8 +159,7 @@ def records(game: ReferenceGame) -> Iterator[dict]:
 
 def narrate_jsonl(game: ReferenceGame) -> Iterator[str]:
     """The game as JSON lines: one object per line, no newline characters (schema in docs/trace.md)."""
-    for rec in records(game):
-        yield json.dumps(rec, separators=(",", ":"))
+    return json_lines(records(game))
 
 
 # --- English -------------------------------------------------------------------------------------------------------
@@ -326,7 +325,7 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
     return "\n".join(lines)
 
 
-# --- replay: the reference game, checked against the kernel --------------------------------------------------------
+# --- the reference game against the kernel's trace --------------------------------------------------------------------
 
 def kernel_outcome(s: np.ndarray, n_cards: int) -> dict:
     """The kernel's per-game outputs from its final state array, in the reference's names."""
@@ -351,21 +350,14 @@ def reference_outcome(game: ReferenceGame) -> dict:
             "skills": game.skills, "team": game.team, "draws": game.draws}
 
 
-def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) -> str | None:
-    """Where a kernel trace (``rules.trace_game``'s events and final state) departs from a reference game: the
-    first differing event, or the first differing final count; None when they agree."""
-    kernel_events = [tuple(int(x) for x in row) for row in events]
-    for i, (k, r) in enumerate(zip(kernel_events, game.events)):
-        if k != tuple(r):
-            return (f"event {i} differs: kernel {describe_event(k, game)}, "
-                    f"reference {describe_event(r, game)}")
-    if len(kernel_events) != len(game.events):
-        n = min(len(kernel_events), len(game.events))
-        extra = kernel_events[n:] or game.events[n:]
-        who = "kernel" if len(kernel_events) > n else "reference"
-        return (f"event counts differ: kernel {len(kernel_events)}, reference {len(game.events)}; "
-                f"event {n} only in the {who}: {describe_event(extra[0], game)}")
-    kernel = kernel_outcome(s, len(game.card_names))
+def kernel_disagreement(game: ReferenceGame, events: np.ndarray, state: np.ndarray) -> str | None:
+    """Where a kernel trace (``rules.trace_game``'s events and final state) departs from a reference game: the first
+    differing event (``driver.first_event_difference``), or the first differing final count; None when they
+    agree."""
+    problem = first_event_difference(events, game.events, lambda row: describe_event(row, game))
+    if problem:
+        return problem
+    kernel = kernel_outcome(state, len(game.card_names))
     for key, ref in reference_outcome(game).items():
         if not np.array_equal(np.asarray(kernel[key]), np.asarray(ref)):
             k, r = np.asarray(kernel[key]), np.asarray(ref)
@@ -373,22 +365,9 @@ def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) 
     return None
 
 
-def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
-    """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
-    against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
-    from . import compile_scenario
-    from .reference import play_scenario, scenario_lineup
-    from .rules import trace_game
-
-    seed = scenario.seed if seed is None else int(seed)
-    ref = play_scenario(scenario, seed=seed, game=game)
-    s0, f0, _, _ = compile_scenario(scenario)
-    kinds, params = scenario_lineup(scenario, game)
-    events, s = trace_game(s0, f0, kinds, params, seed, game)
-    problem = kernel_disagreement(ref, events, s)
-    if problem:
-        raise EngineDisagreement(scenario, seed, game, problem)
-    return ref
+def replay_result(game: ReferenceGame, scenario) -> ReferenceGame:
+    """What ``driver.replay`` hands back: the reference game itself (it knows its scenario)."""
+    return game
 
 
 # --- the tower drawn as text ---------------------------------------------------------------------------------------

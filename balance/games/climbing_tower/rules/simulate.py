@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit, prange
 
 from ....core.jit import rules_jit_flat
+from ...driver import read_trace
 from ...kernel_common import add_counter_sums_nb, load_script
 from ..layout import (CCNT, CHOICE_SCRIPT, DEAL_SCRIPT, KINDS, M_CHOICE_I, M_CHOICE_N, M_DEAL_I, M_DEAL_N, M_TRACE,
                       N_CC, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, OPT, OPT_N_CARDS, SC, SC_BOSS_SIDE, SC_ROUND,
@@ -79,13 +80,14 @@ def simulate_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game0, n_game
 
 
 @njit(cache=True, error_model="numpy")
-def trace_game_nb(s0, f0, lineup_kinds, lineup_params, seed, game, trace_rows):
-    """Play one game with a trace buffer; returns the final state array (trace rows after layout.TRACE)."""
+def trace_game_nb(s0, f0, lineup_kinds, lineup_params, rotate, seed, game, trace_rows):
+    """Play game `game` with a trace buffer, its seats taken as the batch kernel takes them (:func:`seat_lineup_nb`);
+    returns the final state array (trace rows after layout.TRACE)."""
     s = np.zeros(s0.shape[0] + 5 * trace_rows, np.int64)
     s[:s0.shape[0]] = s0
     f = f0.copy()
     slots = np.zeros(2, np.int64)
-    seat_lineup_nb(s, f, lineup_kinds, lineup_params, False, game, slots)
+    seat_lineup_nb(s, f, lineup_kinds, lineup_params, rotate, game, slots)
     play_game_nb(s, f, seed, game)
     return s
 
@@ -103,14 +105,13 @@ def script_deals(s: np.ndarray, cards) -> None:
     load_script(s, DEAL_SCRIPT, M_DEAL_N, M_DEAL_I, cards)
 
 
-def trace_game(s0: np.ndarray, f0: np.ndarray, kinds, params, seed: int, game: int,
-               max_rows: int = 20_000) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game with its trace: (events int64[n, 5] as (kind, player, a, b, c), final state array)."""
-    s = trace_game_nb(s0, f0, np.asarray(kinds, np.int64), np.asarray(params, np.float64), np.uint64(seed),
-                      int(game), max_rows)
-    n = int(s[M_TRACE])
-    if n > max_rows:
-        raise RuntimeError(f"trace overflow: {n} events, room for {max_rows}")
-    return s[TRACE:TRACE + 5 * n].reshape(n, 5).copy(), s
+def trace_game(compiled, seed: int, game: int, max_rows: int = 200_000) -> tuple[np.ndarray, np.ndarray]:
+    """Play game `game` of run `seed` with its trace: (events int64[n, 5] as (kind, player, a, b, c), final state
+    array). ``compiled`` is what ``compile_scenario`` returns (s0, f0, lineup kinds, lineup params, rotate); the
+    seats are those the batch kernel gives game `game` (rotated when ``rotate``)."""
+    s0, f0, kinds, params, rotate = compiled
+    state = trace_game_nb(s0, f0, np.ascontiguousarray(kinds, np.int64), np.ascontiguousarray(params, np.float64),
+                          bool(rotate), np.uint64(seed), int(game), max_rows)
+    return read_trace(state, TRACE, M_TRACE, max_rows), state
 
 
