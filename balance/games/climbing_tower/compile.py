@@ -11,8 +11,8 @@ from math import perm
 
 import numpy as np
 
-from . import enums as E
-from . import layout as L
+from . import enums
+from . import layout
 from .components import ClimbingTowerComponents, ClimbingTowerRules
 
 MAX_LABELLED = 5040        # towers the statistics tell apart (7 x 6 x 5 x 2 = 420 for the box)
@@ -41,49 +41,54 @@ def tower_labels(c: ClimbingTowerComponents, r: ClimbingTowerRules) -> tuple[str
 
 
 def compile_rules(c: ClimbingTowerComponents, r: ClimbingTowerRules) -> tuple[np.ndarray, np.ndarray]:
-    """(s0, f0): the state array with components and options written in, and the parameter array."""
-    s = np.zeros(L.STATE_SIZE, np.int64)
+    """(initial state, initial parameters): the state array with the components and options written in, and the
+    parameter array."""
+    state = np.zeros(layout.STATE_SIZE, np.int64)
     code = {name: i for i, name in enumerate(colours(c))}
-    opt = {L.OPT_ROUND_LIMIT: r.round_limit, L.OPT_SUPPLY: E.SUPPLY_EASY if r.supply == "easy" else E.SUPPLY_HARD,
-           L.OPT_TALK: {"same_floor": E.TALK_SAME_FLOOR, "always": E.TALK_ALWAYS, "never": E.TALK_NEVER}[
-               r.communication],
-           L.OPT_START: E.START_ALTERNATE if r.start_player == "alternate" else E.START_FIRST,
-           L.OPT_SIDE0: E.LEFT if r.first_player_side == "left" else E.RIGHT,
-           L.OPT_ICONS: E.ICONS_SWORDS_FIRST if r.icon_order == "swords_first" else E.ICONS_ARROWS_FIRST,
-           L.OPT_HAND: r.hand_size, L.OPT_START_L2: r.starting_level2, L.OPT_REDRAWS: r.redraws,
-           L.OPT_MIN_DECK: r.min_deck, L.OPT_BONUS: r.empty_hand_bonus, L.OPT_SKILL_GOLD: r.skill_gold,
-           L.OPT_LEFT_BEHIND: E.LEFT_BEHIND_RETURN if r.left_behind == "return" else E.LEFT_BEHIND_STAY,
-           L.OPT_TOP_UP: E.TOP_UP_NEXT_ROUND if r.top_up == "next_round" else E.TOP_UP_NEVER,
-           L.OPT_N_CARDS: len(c.cards), L.OPT_N_TC: len(c.tower), L.OPT_HEIGHT: r.tower_cards,
-           L.OPT_FIXED: int(isinstance(r.tower, list)),
-           L.OPT_BOSS_SIDE: {"random": -1, "A": 0, "B": 1}[r.boss_side],
-           L.OPT_LABELLED: int(n_towers(c, r) <= MAX_LABELLED)}
+    opt = {layout.ROUND_LIMIT: r.round_limit,
+           layout.SUPPLY: enums.SUPPLY_EASY if r.supply == "easy" else enums.SUPPLY_HARD,
+           layout.COMMUNICATION: {"same_floor": enums.TALK_SAME_FLOOR, "always": enums.TALK_ALWAYS,
+                                  "never": enums.TALK_NEVER}[r.communication],
+           layout.OPTION_START_PLAYER: enums.START_ALTERNATE if r.start_player == "alternate" else enums.START_FIRST,
+           layout.FIRST_PLAYER_SIDE: enums.LEFT if r.first_player_side == "left" else enums.RIGHT,
+           layout.ICON_ORDER: enums.ICONS_SWORDS_FIRST if r.icon_order == "swords_first" else enums.ICONS_ARROWS_FIRST,
+           layout.HAND_SIZE: r.hand_size, layout.STARTING_LEVEL2: r.starting_level2, layout.REDRAWS: r.redraws,
+           layout.MIN_DECK: r.min_deck, layout.EMPTY_HAND_BONUS: r.empty_hand_bonus, layout.SKILL_GOLD: r.skill_gold,
+           layout.LEFT_BEHIND: enums.LEFT_BEHIND_RETURN if r.left_behind == "return" else enums.LEFT_BEHIND_STAY,
+           layout.TOP_UP: enums.TOP_UP_NEXT_ROUND if r.top_up == "next_round" else enums.TOP_UP_NEVER,
+           layout.N_CARDS: len(c.cards), layout.N_TOWER_CARDS: len(c.tower), layout.TOWER_HEIGHT: r.tower_cards,
+           layout.FIXED_TOWER: int(isinstance(r.tower, list)),
+           layout.OPTION_BOSS_SIDE: {"random": -1, "A": 0, "B": 1}[r.boss_side],
+           layout.TOWERS_LABELLED: int(n_towers(c, r) <= MAX_LABELLED)}
     level2 = [k.colour for k in c.level(2)]
-    opt[L.OPT_PILE_COLOUR] = code[level2[0]] if level2 else -1
+    opt[layout.FIRST_PILE_COLOUR] = code[level2[0]] if level2 else -1
     for k, v in opt.items():
-        s[L.OPT + k] = v
+        state[k] = v
     if isinstance(r.tower, list):
         names = [t.name for t in c.tower]
         for i, n in enumerate(r.tower):
-            s[L.OPT + L.OPT_FIXED_TC + i] = names.index(n)
+            state[layout.FIXED_TOWER_CARDS + i] = names.index(n)
     for i, k in enumerate(c.cards):
-        row = L.CARD + i * L.N_CF
-        s[row + L.CF_LEVEL], s[row + L.CF_COLOUR], s[row + L.CF_NUMBER] = k.level, code[k.colour], k.number
-        s[row + L.CF_SWORDS], s[row + L.CF_ARROWS] = k.swords, k.arrows
-        s[L.FOLLOWS + i] = sum(1 << j for j, x in enumerate(c.cards) if x.colour == k.colour or x.number == k.number)
+        row = layout.CARD + i * layout.N_CF
+        state[row + layout.CF_LEVEL], state[row + layout.CF_COLOUR] = k.level, code[k.colour]
+        state[row + layout.CF_NUMBER] = k.number
+        state[row + layout.CF_SWORDS], state[row + layout.CF_ARROWS] = k.swords, k.arrows
+        state[layout.FOLLOWS + i] = sum(1 << j for j, x in enumerate(c.cards)
+                                        if x.colour == k.colour or x.number == k.number)
     for t, card in enumerate(list(c.tower)):
-        _tower_row(s, t, card.floors, code, E.SKILL_KINDS.index(card.skill))
+        _tower_row(state, t, card.floors, code, enums.SKILL_KINDS.index(card.skill))
     for side, b in enumerate(c.boss):
-        row = _tower_row(s, L.BOSS_ROW + side, b.floors, code, E.SKILL_NONE)
-        s[row + L.TF_HP], s[row + L.TF_SAME_ROUND], s[row + L.TF_BOTH] = b.hp, int(b.same_round), int(b.both_pawns)
-    return s, np.zeros(L.F_SIZE, np.float64)
+        row = _tower_row(state, layout.BOSS_ROW + side, b.floors, code, enums.SKILL_NONE)
+        state[row + layout.TF_HP] = b.hp
+        state[row + layout.TF_SAME_ROUND], state[row + layout.TF_BOTH] = int(b.same_round), int(b.both_pawns)
+    return state, np.zeros(layout.F_SIZE, np.float64)
 
 
-def _tower_row(s, t, floors, code, skill) -> int:
-    row = L.TC + t * L.N_TF
-    s[row + L.TF_N_FLOORS] = len(floors)
-    s[row + L.TF_SKILL] = skill
+def _tower_row(state, t, floors, code, skill) -> int:
+    row = layout.TC + t * layout.N_TF
+    state[row + layout.TF_N_FLOORS] = len(floors)
+    state[row + layout.TF_SKILL] = skill
     for k, fl in enumerate(floors):
-        base = row + L.TF_FLOORS + 3 * k
-        s[base], s[base + 1], s[base + 2] = code[fl.colour], fl.left, fl.right
+        base = row + layout.TF_FLOORS + 3 * k
+        state[base], state[base + 1], state[base + 2] = code[fl.colour], fl.left, fl.right
     return row

@@ -13,7 +13,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from . import enums as E
 
 SkillKind = Literal["extra_redraw", "free_play", "bonus_gold"]
 MAX_CARDS = 48

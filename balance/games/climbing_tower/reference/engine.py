@@ -31,8 +31,8 @@ from typing import Sequence
 import numpy as np
 
 from ....core.rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, py_shuffled
-from .. import enums as E
-from .. import layout as L
+from .. import enums
+from .. import layout
 from ..compile import MAX_LABELLED
 from ..components import TOKENS, ClimbingTowerComponents, ClimbingTowerRules
 from .build import BuildAndNextRound
@@ -41,7 +41,7 @@ from .pieces import (SIDES, Boss, Floor, Place, Player, ReferenceGame, Slot, Sna
 from .strategies import ChoiceScript, PlayCard, Strategy, View
 
 MAX_SCRIPT = 512            # the kernel's script regions (``layout.CHOICE_SCRIPT``, ``layout.DEAL_SCRIPT``)
-LEFT, RIGHT = E.LEFT, E.RIGHT
+LEFT, RIGHT = enums.LEFT, enums.RIGHT
 
 
 # --- the game --------------------------------------------------------------------------------------------------------
@@ -74,16 +74,16 @@ class Table(BuildAndNextRound):
         self.gold = 0
         self.supply_tokens = TOKENS
         self.skills: set[int] = set()
-        self.card_count = [dict.fromkeys(L.CARD_COUNTER_NAMES, 0) for _ in self.cards]
-        self.skill_count = [dict.fromkeys(L.SKILL_COUNTER_NAMES, 0) for _ in range(L.N_SKILLS)]
-        self.team = dict.fromkeys(L.TEAM_NAMES, 0)
+        self.card_count = [dict.fromkeys(layout.CARD_COUNTER_NAMES, 0) for _ in self.cards]
+        self.skill_count = [dict.fromkeys(layout.SKILL_COUNTER_NAMES, 0) for _ in range(layout.N_SKILLS)]
+        self.team = dict.fromkeys(layout.TEAM_NAMES, 0)
         self.top: int | None = None
         self.free_play_used = False
         self.blocked: int | None = None
         self.draw_pile: list[int] = []
         self.played: list[int] = []
         self.discard: list[int] = []
-        self.winner, self.victory = -1, E.WIN_NONE
+        self.winner, self.victory = -1, enums.WIN_NONE
         self.set_up()
 
     def emit(self, kind: int, player: int, a: int = 0, b: int = 0, c: int = 0) -> None:
@@ -118,12 +118,12 @@ class Table(BuildAndNextRound):
         self.boss = Boss(b.name, side, b.hp, b.same_round, b.both_pawns)
         self.order = order
         self.tower_id = self.tower_label(order, side, len(names), height)
-        printed = [(self.c.tower[t].name, t, E.SKILL_KINDS.index(self.c.tower[t].skill), self.c.tower[t].floors)
-                   for t in order] + [(f"BOSS {b.name}", -1, E.SKILL_NONE, b.floors)]
+        printed = [(self.c.tower[t].name, t, enums.SKILL_KINDS.index(self.c.tower[t].skill), self.c.tower[t].floors)
+                   for t in order] + [(f"BOSS {b.name}", -1, enums.SKILL_NONE, b.floors)]
         self.places, self.floors = [], []
         last_colour = None
         for pos, (name, t, skill, floors) in enumerate(printed):
-            self.emit(E.EV_TOWER, -1, pos, t, side)
+            self.emit(enums.EV_TOWER, -1, pos, t, side)
             place = Place(pos, name, t, skill, [])
             for fl in floors:
                 slot = Slot(pos, (fl.left, fl.right))
@@ -152,14 +152,14 @@ class Table(BuildAndNextRound):
         last."""
         placed = self.fill(place)
         place.placed = True
-        self.emit(E.EV_PLACE, -1, place.position, placed, place.missing())
+        self.emit(enums.EV_PLACE, -1, place.position, placed, place.missing())
 
     def top_up(self, place: Place) -> None:
         """Tokens from the supply onto the skeletons of a card placed short, as :meth:`place_skeletons` puts them;
         a ``place`` row when any token went on."""
         placed = self.fill(place)
         if placed:
-            self.emit(E.EV_PLACE, -1, place.position, placed, place.missing())
+            self.emit(enums.EV_PLACE, -1, place.position, placed, place.missing())
 
     def fill(self, place: Place) -> int:
         """A token from the supply onto each skeleton of the card that has none, slot by slot, left before right,
@@ -192,7 +192,7 @@ class Table(BuildAndNextRound):
             ("level2", "level2_none", "level3")
         for k, pile in enumerate(self.piles):
             for i, c in enumerate(pile):
-                self.emit(E.EV_SHUFFLE, -1, k, i, c)
+                self.emit(enums.EV_SHUFFLE, -1, k, i, c)
 
     # --- the rounds ------------------------------------------------------------------------------------------------
 
@@ -203,7 +203,7 @@ class Table(BuildAndNextRound):
         while self.round < limit:
             self.round += 1
             self.start = (self.round - 1) % 2 if self.rules.start_player == "alternate" else 0
-            self.emit(E.EV_ROUND, self.start, self.round, len(self.deck), 0)
+            self.emit(enums.EV_ROUND, self.start, self.round, len(self.deck), 0)
             if self.play_phase(self.start):
                 self.finish(won=True)
                 return
@@ -256,7 +256,7 @@ class Table(BuildAndNextRound):
         else:
             order = py_shuffled(ascending, self.shuffle_stream)
         for i, c in enumerate(order):
-            self.emit(E.EV_SHUFFLE, -1, E.STACK_DECK, i, c)
+            self.emit(enums.EV_SHUFFLE, -1, enums.STACK_DECK, i, c)
         dealt = 0
         for seat in (start, 1 - start):
             pl = self.players[seat]
@@ -264,35 +264,35 @@ class Table(BuildAndNextRound):
             dealt += len(pl.hand)
             for c in pl.hand:
                 self.card_count[c]["dealt"] += 1
-                self.emit(E.EV_DEAL, seat, c)
+                self.emit(enums.EV_DEAL, seat, c)
         self.draw_pile = order[dealt:]
 
     def legal_actions(self, me: Player) -> list[tuple[int, int]]:
         """(action, card) rows: plays in hand order (a free play for a card that matches nothing, with the
         free_play skill unused this round), then redraws, then offers."""
         rows = []
-        free = E.SKILL_FREE_PLAY in self.skills and not self.free_play_used
+        free = enums.SKILL_FREE_PLAY in self.skills and not self.free_play_used
         for c in me.hand:
             if self.top is None or self.cards[c].follows(self.cards[self.top]):
-                rows.append((E.ACT_PLAY, c))
+                rows.append((enums.ACT_PLAY, c))
             elif free:
-                rows.append((E.ACT_FREE, c))
-        redraws = self.rules.redraws + (E.SKILL_EXTRA_REDRAW in self.skills)
+                rows.append((enums.ACT_FREE, c))
+        redraws = self.rules.redraws + (enums.SKILL_EXTRA_REDRAW in self.skills)
         if me.redraws_used < redraws and self.draw_pile:
-            rows += [(E.ACT_REDRAW, c) for c in me.hand]
+            rows += [(enums.ACT_REDRAW, c) for c in me.hand]
         if not me.offered:
-            rows += [(E.ACT_OFFER, c) for c in me.hand]
+            rows += [(enums.ACT_OFFER, c) for c in me.hand]
         return rows
 
     def take_action(self, me: Player, act: int, card: int) -> bool:
         """One turn's action; True when it defeats the BOSS."""
         self.turn += 1
-        if act == E.ACT_REDRAW:
+        if act == enums.ACT_REDRAW:
             self.redraw(me, card)
-        elif act == E.ACT_OFFER:
+        elif act == enums.ACT_OFFER:
             self.offer(me, card)
         else:
-            return self.play_card(me, card, free=act == E.ACT_FREE)
+            return self.play_card(me, card, free=act == enums.ACT_FREE)
         return False
 
     def redraw(self, me: Player, card: int) -> None:
@@ -303,9 +303,9 @@ class Table(BuildAndNextRound):
         me.hand.append(drawn)
         me.redraws_used += 1
         if me.redraws_used > self.rules.redraws:
-            self.skill_count[E.SKILL_EXTRA_REDRAW]["used"] += 1
+            self.skill_count[enums.SKILL_EXTRA_REDRAW]["used"] += 1
         me.count["redraws"] += 1
-        self.emit(E.EV_REDRAW, me.seat, card, drawn)
+        self.emit(enums.EV_REDRAW, me.seat, card, drawn)
 
     def offer(self, me: Player, card: int) -> None:
         """B. A card face down; once both players have one down, each takes the other's."""
@@ -313,25 +313,25 @@ class Table(BuildAndNextRound):
         me.face_down = card
         me.offered = True
         me.count["offers"] += 1
-        self.emit(E.EV_OFFER, me.seat, card)
+        self.emit(enums.EV_OFFER, me.seat, card)
         partner = self.players[1 - me.seat]
         if partner.face_down is not None:
             me.hand.append(partner.face_down)
             partner.hand.append(card)
             gets = {me.seat: partner.face_down, partner.seat: card}
             me.face_down = partner.face_down = None
-            self.emit(E.EV_EXCHANGE, -1, gets[0], gets[1])
+            self.emit(enums.EV_EXCHANGE, -1, gets[0], gets[1])
 
     def play_card(self, me: Player, card: int, free: bool) -> bool:
         """C. Play a card onto the play area and resolve its icons, swords then arrows (or arrows first by
         ``icon_order``); True when the BOSS falls (any icons left are not resolved)."""
         me.hand.remove(card)
         self.played.append(card)
-        self.emit(E.EV_PLAY, me.seat, card, -1 if self.top is None else self.top, int(free))
+        self.emit(enums.EV_PLAY, me.seat, card, -1 if self.top is None else self.top, int(free))
         self.top = card
         if free:
             self.free_play_used = True
-            self.skill_count[E.SKILL_FREE_PLAY]["used"] += 1
+            self.skill_count[enums.SKILL_FREE_PLAY]["used"] += 1
         self.card_count[card]["played"] += 1
         me.count["cards_played"] += 1
         arrows_first = self.rules.icon_order == "arrows_first"
@@ -354,19 +354,19 @@ class Table(BuildAndNextRound):
                 return False
             self.boss.damage += 1
             me.count["boss_hits"] += 1
-            self.emit(E.EV_BOSS_HIT, me.seat, self.boss.damage, self.boss.hp)
+            self.emit(enums.EV_BOSS_HIT, me.seat, self.boss.damage, self.boss.hp)
             return self.boss.damage >= self.boss.hp
         floor = self.floors[me.floor]
         left = floor.standing(me.side)
-        if left and self.strategies[me.seat].sword(self.view(me.seat)) == E.SWORD_SPARE:
-            self.emit(E.EV_SPARE, me.seat, floor.number, me.side, left)
+        if left and self.strategies[me.seat].sword(self.view(me.seat)) == enums.SWORD_SPARE:
+            self.emit(enums.EV_SPARE, me.seat, floor.number, me.side, left)
             return False
         for slot in floor.slots:
             if slot.standing[me.side] > 0:
                 slot.standing[me.side] -= 1
                 slot.fallen[me.side] += 1
                 me.count["skeletons"] += 1
-                self.emit(E.EV_SWORD, me.seat, floor.number, me.side, floor.standing(me.side))
+                self.emit(enums.EV_SWORD, me.seat, floor.number, me.side, floor.standing(me.side))
                 return False
         return False
 
@@ -375,21 +375,21 @@ class Table(BuildAndNextRound):
         to = min(me.floor + arrows, self.boss_floor)
         if to != me.floor:
             me.count["climbed"] += to - me.floor
-            self.emit(E.EV_CLIMB, me.seat, me.floor, to)
+            self.emit(enums.EV_CLIMB, me.seat, me.floor, to)
             me.floor = to
 
     def pass_turn(self, me: Player) -> None:
         """An empty hand that can do nothing passes."""
         self.turn += 1
         me.count["passes"] += 1
-        self.emit(E.EV_PASS, me.seat)
+        self.emit(enums.EV_PASS, me.seat)
 
     def block(self, me: Player) -> None:
         """A player holding cards with no legal action ends the round at once."""
         self.blocked = me.seat
         me.count["blocked"] += 1
         self.team["blocked_rounds"] += 1
-        self.emit(E.EV_BLOCKED, me.seat, len(me.hand))
+        self.emit(enums.EV_BLOCKED, me.seat, len(me.hand))
 
     def end_play_phase(self) -> None:
         """Each side of a floor where skeletons fell pays a gold a skeleton when every skeleton drawn there has
@@ -404,11 +404,11 @@ class Table(BuildAndNextRound):
                 if floor.standing(side) + floor.missing(side) == 0:
                     self.gold += fallen
                     self.team["gold"] += fallen
-                    self.emit(E.EV_GOLD, -1, floor.number, side, fallen)
+                    self.emit(enums.EV_GOLD, -1, floor.number, side, fallen)
                 else:
                     for slot in floor.slots:
                         slot.standing[side] += slot.fallen[side]
-                    self.emit(E.EV_GOLD, -1, floor.number, side, 0)
+                    self.emit(enums.EV_GOLD, -1, floor.number, side, 0)
                 for slot in floor.slots:
                     slot.fallen[side] = 0
         if self.blocked is None and self.deck and all(not pl.hand and pl.face_down is None for pl in self.players):
@@ -416,7 +416,7 @@ class Table(BuildAndNextRound):
             self.supply_tokens -= bonus
             self.gold += bonus
             self.team["bonus_gold"] += bonus
-            self.emit(E.EV_BONUS, -1, bonus, 0)
+            self.emit(enums.EV_BONUS, -1, bonus, 0)
 
     def gather_cards(self) -> None:
         """Every card of the round goes back into the common deck (which never stopped holding them)."""
@@ -429,12 +429,12 @@ class Table(BuildAndNextRound):
     def finish(self, won: bool) -> None:
         """The BOSS defeated (the team wins), or the round limit with a pawn on the BOSS floor or none."""
         if won:
-            self.winner, self.victory = 0, E.WIN_BOSS
+            self.winner, self.victory = 0, enums.WIN_BOSS
         elif any(pl.floor == self.boss_floor for pl in self.players):
-            self.victory = E.LOST_AT_BOSS
+            self.victory = enums.LOST_AT_BOSS
         else:
-            self.victory = E.LOST_BELOW
-        self.emit(E.EV_END, -1, self.victory, self.round, self.boss.damage)
+            self.victory = enums.LOST_BELOW
+        self.emit(enums.EV_END, -1, self.victory, self.round, self.boss.damage)
         self.gather_cards()
         for pl in self.players:
             pl.count["floor"] = pl.floor + 1
@@ -482,11 +482,11 @@ class Table(BuildAndNextRound):
             sides=(self.players[0].side, self.players[1].side), floor_count=len(self.floors), boss_hp=self.boss.hp,
             events=self.events,
             snapshots=self.snapshots, winner=self.winner, victory=self.victory, turns=self.turn, rounds=self.round,
-            final=np.array([[pl.count[k] for k in L.FINAL_NAMES] for pl in self.players], np.int64),
-            cards=np.array([[cc[k] for k in L.CARD_COUNTER_NAMES] for cc in self.card_count], np.int64).reshape(
-                len(self.cards), L.N_CC),
-            skills=np.array([[sc[k] for k in L.SKILL_COUNTER_NAMES] for sc in self.skill_count], np.int64),
-            team=np.array([self.team[k] for k in L.TEAM_NAMES], np.int64), tower=self.tower_id,
+            final=np.array([[pl.count[k] for k in layout.FINAL_NAMES] for pl in self.players], np.int64),
+            cards=np.array([[cc[k] for k in layout.CARD_COUNTER_NAMES] for cc in self.card_count], np.int64).reshape(
+                len(self.cards), layout.N_CC),
+            skills=np.array([[sc[k] for k in layout.SKILL_COUNTER_NAMES] for sc in self.skill_count], np.int64),
+            team=np.array([self.team[k] for k in layout.TEAM_NAMES], np.int64), tower=self.tower_id,
             boss_side=self.boss.side,
             draws=self.shuffle_stream.counter + sum(st.counter for st in self.strategy_streams))
 
@@ -498,8 +498,8 @@ def play_reference(components: ClimbingTowerComponents, rules: ClimbingTowerRule
     """Play game `game` of run `seed` with the reference engine: seat s plays strategy kinds[s] with parameters
     params[s]. ``choices`` and ``deals`` script the game as ``rules.script_choices`` and ``rules.script_deals``
     do."""
-    if len(kinds) != E.PLAYERS:
-        raise ValueError(f"{len(kinds)} strategy kinds (allowed: exactly {E.PLAYERS})")
+    if len(kinds) != enums.PLAYERS:
+        raise ValueError(f"{len(kinds)} strategy kinds (allowed: exactly {enums.PLAYERS})")
     table = Table(components, rules, kinds, np.asarray(params, np.float64), seed, game, choices=choices,
                   deals=deals)
     table.play()
@@ -511,8 +511,8 @@ def scenario_lineup(scenario, game: int) -> tuple[np.ndarray, np.ndarray]:
     lineup slot (s + game) mod 2, as the batch kernel seats them; parameters padded to ``layout.N_PARAMS``."""
     kinds, params = scenario.strategy_lineup()
     kinds = np.asarray(kinds, np.int64)
-    p = np.zeros((2, L.N_PARAMS), np.float64)
-    p[:, :min(L.N_PARAMS, params.shape[1])] = np.asarray(params, np.float64)[:, :L.N_PARAMS]
+    p = np.zeros((2, layout.N_PARAMS), np.float64)
+    p[:, :min(layout.N_PARAMS, params.shape[1])] = np.asarray(params, np.float64)[:, :layout.N_PARAMS]
     if scenario.seat_rotation:
         slots = (np.arange(2) + game) % 2
         kinds, p = kinds[slots], p[slots]

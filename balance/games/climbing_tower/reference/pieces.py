@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import enums as E
-from .. import layout as L
+from .. import enums
+from .. import layout
 
-LEFT, RIGHT = E.LEFT, E.RIGHT
+LEFT, RIGHT = enums.LEFT, enums.RIGHT
 SIDES = (LEFT, RIGHT)
 
 
@@ -98,7 +98,7 @@ class Player:
     redraws_used: int = 0
     offered: bool = False
     face_down: int | None = None
-    count: dict[str, int] = field(default_factory=lambda: dict.fromkeys(L.FINAL_NAMES, 0))
+    count: dict[str, int] = field(default_factory=lambda: dict.fromkeys(layout.FINAL_NAMES, 0))
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ....core.rng import PyStream
-from .. import enums as E
+from .. import enums
 from ..strategies import CLIMBER, FARMER, RANDOM, SCRIPTED, SPARE_SCALE, THINNER  # noqa: F401  (the kind numbers)
 
 
@@ -136,10 +136,10 @@ class Strategy:
         if self.kind == RANDOM:
             return self.stream.below(2)
         if self.w.spare <= 0.0:
-            return E.SWORD_DEFEAT
+            return enums.SWORD_DEFEAT
         if self.w.spare >= 1.0:
-            return E.SWORD_SPARE
-        return E.SWORD_SPARE if self.stream.below(SPARE_SCALE) < self.w.spare * SPARE_SCALE else E.SWORD_DEFEAT
+            return enums.SWORD_SPARE
+        return enums.SWORD_SPARE if self.stream.below(SPARE_SCALE) < self.w.spare * SPARE_SCALE else enums.SWORD_DEFEAT
 
     def worth(self, view: View, who: int, card: PlayCard) -> float:
         """arrow_weight x floors the arrows would climb + sword_weight x skeletons (or BOSS hits) the swords would
@@ -174,14 +174,14 @@ class Strategy:
         for i, (act, c) in enumerate(rows):
             card = cards[c]
             v = self.worth(view, me, card)
-            if act in (E.ACT_PLAY, E.ACT_FREE):
+            if act in (enums.ACT_PLAY, enums.ACT_FREE):
                 v += self.team_bonus(view, card)
-                if act == E.ACT_PLAY:
+                if act == enums.ACT_PLAY:
                     if v > best_play_v:
                         best_play, best_play_v = i, v
                 elif v > best_free_v:
                     best_free, best_free_v = i, v
-            elif act == E.ACT_REDRAW:
+            elif act == enums.ACT_REDRAW:
                 if worst_redraw < 0 or v < worst_redraw_v:
                     worst_redraw, worst_redraw_v = i, v
             else:
@@ -212,7 +212,7 @@ class Strategy:
         if self.kind == RANDOM:
             return self.stream.below(len(rows))
         if self.kind == THINNER and view.deck_size > self.w.keep:
-            removals = [i for i, (act, _) in enumerate(rows) if act == E.BUILD_U]
+            removals = [i for i, (act, _) in enumerate(rows) if act == enums.BUILD_U]
             if removals:
                 def weakness(i):
                     card = cards[rows[i][1]]
@@ -220,9 +220,9 @@ class Strategy:
                 return min(removals, key=weakness)
         best, best_v = 0, -1.0
         for i, (act, arg) in enumerate(rows):
-            if act == E.BUILD_Y:
+            if act == enums.BUILD_Y:
                 return i
-            if act == E.BUILD_R:
+            if act == enums.BUILD_R:
                 v = self.pile_worth(view.piles[arg])
                 if v > best_v:
                     best, best_v = i, v

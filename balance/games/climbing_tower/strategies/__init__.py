@@ -1,7 +1,8 @@
 """Climbing Tower strategies: every choice the rulebook leaves to the players (the turn's action and card, the build
 phase's purchases and removals).
 
-A strategy is an integer kind (``s[KINDS + seat]``) plus a float parameter vector (``f[param_at(seat, :)]``). The
+A strategy is an integer kind (``state[at(KINDS, seat)]``) plus a float parameter vector
+(``params[param_at(seat, :)]``). The
 kernel lists a decision's legal rows (in ``CAND``; a turn's redraw and offer rows are implied by the hand, see
 ``rules.play.turn_row_nb``) and the strategy answers with a row index.
 
@@ -21,8 +22,8 @@ from __future__ import annotations
 from ....core.jit import rules_jit_flat
 from ....core.rng import flat_below_nb
 from ...kernel_common import next_scripted_nb
-from .. import enums as E
-from ..layout import (CHOICE_SCRIPT, KINDS, M_CHOICE_I, M_CHOICE_N, OPT, OPT_TALK, PL_FLOOR, PL_HAND_N, VIEW_PARTNER,
+from .. import enums
+from ..layout import (CHOICE_SCRIPT, COMMUNICATION, KINDS, M_CHOICE_I, M_CHOICE_N, PL_FLOOR, PL_HAND_N, VIEW_PARTNER,
                       VIEW_PARTNER_N, VIEW_TALK, at, hand_at, param_at, pl_at, stream_at)
 from .heuristics import (P_ARROW, P_KEEP, P_SPARE, P_SWORD, P_TEAM, SPARE_SCALE, heuristic_build_nb,  # noqa: F401
                          heuristic_turn_nb)
@@ -35,67 +36,68 @@ SCRIPTED = 9
 
 
 @rules_jit_flat
-def fill_view_nb(s, p):
+def fill_view_nb(state, p):
     """What seat p may see of its partner: the partner's hand (as a set of cards) while the players may communicate,
     else nothing."""
-    talk = s[OPT + OPT_TALK]
+    talk = state[COMMUNICATION]
     q = 1 - p
-    ok = talk == E.TALK_ALWAYS or (talk == E.TALK_SAME_FLOOR and s[pl_at(p, PL_FLOOR)] == s[pl_at(q, PL_FLOOR)])
-    s[VIEW_TALK] = ok
+    same_floor = state[pl_at(p, PL_FLOOR)] == state[pl_at(q, PL_FLOOR)]
+    ok = talk == enums.TALK_ALWAYS or (talk == enums.TALK_SAME_FLOOR and same_floor)
+    state[VIEW_TALK] = ok
     hand = 0
     if ok:
-        n = s[pl_at(q, PL_HAND_N)]
-        s[VIEW_PARTNER_N] = n
+        n = state[pl_at(q, PL_HAND_N)]
+        state[VIEW_PARTNER_N] = n
         for i in range(n):
-            hand |= 1 << s[hand_at(q, i)]
+            hand |= 1 << state[hand_at(q, i)]
     else:
-        s[VIEW_PARTNER_N] = -1
-    s[VIEW_PARTNER] = hand
+        state[VIEW_PARTNER_N] = -1
+    state[VIEW_PARTNER] = hand
 
 
 @rules_jit_flat
-def draw_nb(s, p, n):
+def draw_nb(state, p, n):
     """Uniform integer in [0, n) from seat p's own strategy stream."""
-    return flat_below_nb(s, stream_at(1 + p), n)
+    return flat_below_nb(state, stream_at(1 + p), n)
 
 
 @rules_jit_flat
-def turn_nb(s, f, p, n):
+def turn_nb(state, params, p, n):
     """Seat p's action: a row of the n legal rows (rules.play.legal_nb's order; rules.play.turn_row_nb reads
     a row)."""
-    kind = s[at(KINDS, p)]
+    kind = state[at(KINDS, p)]
     if kind == SCRIPTED:
-        return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
+        return next_scripted_nb(state, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
     if kind == RANDOM:
-        return draw_nb(s, p, n)
+        return draw_nb(state, p, n)
     if n == 1:                  # a heuristic's every answer is the one row
         return 0
-    return heuristic_turn_nb(s, f, p, n)
+    return heuristic_turn_nb(state, params, p, n)
 
 
 @rules_jit_flat
-def sword_nb(s, f, p):
+def sword_nb(state, params, p):
     """Seat p's sword that could defeat a skeleton where p stands: enums.SWORD_DEFEAT (row 0) or SWORD_SPARE (row 1)."""
-    kind = s[at(KINDS, p)]
+    kind = state[at(KINDS, p)]
     if kind == SCRIPTED:
-        return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
+        return next_scripted_nb(state, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
     if kind == RANDOM:
-        return draw_nb(s, p, 2)
-    spare = f[param_at(p, P_SPARE)]
+        return draw_nb(state, p, 2)
+    spare = params[param_at(p, P_SPARE)]
     if spare <= 0.0:
-        return E.SWORD_DEFEAT
+        return enums.SWORD_DEFEAT
     if spare >= 1.0:
-        return E.SWORD_SPARE
-    return E.SWORD_SPARE if draw_nb(s, p, SPARE_SCALE) < spare * SPARE_SCALE else E.SWORD_DEFEAT
+        return enums.SWORD_SPARE
+    return enums.SWORD_SPARE if draw_nb(state, p, SPARE_SCALE) < spare * SPARE_SCALE else enums.SWORD_DEFEAT
 
 
 @rules_jit_flat
-def build_nb(s, f, p, n):
+def build_nb(state, params, p, n):
     """The build decision of seat p (the round's start player): a row of the n legal rows
     (rules.build.build_options_nb's order; rules.build.build_row_nb reads a row)."""
-    kind = s[at(KINDS, p)]
+    kind = state[at(KINDS, p)]
     if kind == SCRIPTED:
-        return next_scripted_nb(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
+        return next_scripted_nb(state, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, 0)
     if kind == RANDOM:
-        return draw_nb(s, p, n)
-    return heuristic_build_nb(s, f, p, n, kind == THINNER)
+        return draw_nb(state, p, n)
+    return heuristic_build_nb(state, params, p, n, kind == THINNER)

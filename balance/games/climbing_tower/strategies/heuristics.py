@@ -20,10 +20,10 @@ The heuristics share one frame and differ in weights and in the build phase:
 from __future__ import annotations
 
 from ....core.jit import rules_jit_flat
-from .. import enums as E
-from ..layout import (FOLLOWS, CF_ARROWS, CF_LEVEL, CF_SWORDS, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_SIDE, SC, SC_BOSS_DMG,
-                      SC_BOSS_ROW, SC_DECK_N, SC_N_BUILD, SC_N_FLOORS, SC_N_PLAY, SC_N_REDRAW, SC_PILE_I, SC_PILE_N,
-                      TF_BOTH, TF_HP, VIEW_PARTNER, VIEW_TALK, at, card_at, cand_at, hand_at, param_at, pile_at, pl_at,
+from .. import enums
+from ..layout import (BOSS_DAMAGE, BOSS_IN_PLAY, CF_ARROWS, CF_LEVEL, CF_SWORDS, DECK_SIZE, FOLLOWS, N_BUILD_ROWS,
+                      N_FLOORS, N_PLAY_ROWS, N_REDRAW_ROWS, PILE_NEXT, PILE_SIZE, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_SIDE,
+                      TF_BOTH, TF_HP, VIEW_PARTNER, VIEW_TALK, at, cand_at, card_at, hand_at, param_at, pile_at, pl_at,
                       tc_at)
 from ..rules.build import build_row_nb
 from ..rules.setup import standing_on_nb
@@ -37,59 +37,59 @@ SPARE_SCALE = 1_000_000     # a heuristic spares when a draw below this is below
 
 
 @rules_jit_flat
-def boss_open_nb(s, p):
+def boss_open_nb(state, p):
     """Hits the BOSS can still take from p's swords now (0 when p is not on the BOSS floor or a hit would not
     count)."""
-    floor = s[pl_at(p, PL_FLOOR)]
-    top = s[SC + SC_N_FLOORS] - 1
+    floor = state[pl_at(p, PL_FLOOR)]
+    top = state[N_FLOORS] - 1
     if floor != top:
         return 0
-    boss = s[SC + SC_BOSS_ROW]
-    if s[tc_at(boss, TF_BOTH)] == 1 and s[pl_at(1 - p, PL_FLOOR)] != top:
+    boss = state[BOSS_IN_PLAY]
+    if state[tc_at(boss, TF_BOTH)] == 1 and state[pl_at(1 - p, PL_FLOOR)] != top:
         return 0
-    return s[tc_at(boss, TF_HP)] - s[SC + SC_BOSS_DMG]
+    return state[tc_at(boss, TF_HP)] - state[BOSS_DAMAGE]
 
 
 @rules_jit_flat
-def team_bonus_nb(s, f, p, c):
+def team_bonus_nb(state, params, p, c):
     """team_weight when the partner's hand is visible and holds a card that could follow c."""
-    if s[VIEW_PARTNER] & s[at(FOLLOWS, c)] != 0:        # 0 when the hand is hidden
-        return f[param_at(p, P_TEAM)]
+    if state[VIEW_PARTNER] & state[at(FOLLOWS, c)] != 0:        # 0 when the hand is hidden
+        return params[param_at(p, P_TEAM)]
     return 0.0
 
 
 @rules_jit_flat
-def reach_nb(s, who):
+def reach_nb(state, who):
     """(floors the pawn of `who` can still climb, skeletons or BOSS hits its swords can take where it stands): what
     a card's worth caps its arrows and swords at (module docstring)."""
-    floor = s[pl_at(who, PL_FLOOR)]
-    top = s[SC + SC_N_FLOORS] - 1
-    targets = boss_open_nb(s, who) if floor == top else standing_on_nb(s, floor, s[pl_at(who, PL_SIDE)])
+    floor = state[pl_at(who, PL_FLOOR)]
+    top = state[N_FLOORS] - 1
+    targets = boss_open_nb(state, who) if floor == top else standing_on_nb(state, floor, state[pl_at(who, PL_SIDE)])
     return top - floor, targets
 
 
 @rules_jit_flat
-def heuristic_turn_nb(s, f, p, n):
+def heuristic_turn_nb(state, params, p, n):
     """The heuristics' turn (module docstring): a card's worth is arrow_weight x min(arrows, room) + sword_weight x
     min(swords, targets), with the pawn's reach (:func:`reach_nb`) computed once a decision."""
-    wa = f[param_at(p, P_ARROW)]
-    ws = f[param_at(p, P_SWORD)]
-    room, targets = reach_nb(s, p)
-    talk = s[VIEW_TALK] == 1
+    wa = params[param_at(p, P_ARROW)]
+    ws = params[param_at(p, P_SWORD)]
+    room, targets = reach_nb(state, p)
+    talk = state[VIEW_TALK] == 1
     best_play = -1
     best_play_v = -1.0
     best_free = -1
     best_free_v = -1.0
     i = 0
-    n_play = s[SC + SC_N_PLAY]
+    n_play = state[N_PLAY_ROWS]
     while i < n_play:           # plays and free plays come first: with one worth playing, nothing else matters
-        act = s[cand_at(i, 0)]
-        c = s[cand_at(i, 1)]
-        v = wa * min(s[card_at(c, CF_ARROWS)], room) + ws * min(s[card_at(c, CF_SWORDS)], targets)
-        v += team_bonus_nb(s, f, p, c)
-        if act == E.ACT_PLAY and v > best_play_v:
+        act = state[cand_at(i, 0)]
+        c = state[cand_at(i, 1)]
+        v = wa * min(state[card_at(c, CF_ARROWS)], room) + ws * min(state[card_at(c, CF_SWORDS)], targets)
+        v += team_bonus_nb(state, params, p, c)
+        if act == enums.ACT_PLAY and v > best_play_v:
             best_play, best_play_v = i, v
-        elif act == E.ACT_FREE and v > best_free_v:
+        elif act == enums.ACT_FREE and v > best_free_v:
             best_free, best_free_v = i, v
         i += 1
     if best_play >= 0 and best_play_v > 0.0:
@@ -98,7 +98,7 @@ def heuristic_turn_nb(s, f, p, n):
         return best_free
     # The redraw rows and the offer rows (when there are any) each list the hand in order, so one pass over the
     # hand finds both the least worth redraw and offer (the same card: the first of least worth) and the gift.
-    n_redraw = s[SC + SC_N_REDRAW]
+    n_redraw = state[N_REDRAW_ROWS]
     offers = n > n_play + n_redraw
     if best_play < 0 and best_free >= 0:    # a free play of no worth stands for a play from here on (none of worth)
         best_play = best_free
@@ -106,21 +106,21 @@ def heuristic_turn_nb(s, f, p, n):
     # worth (no offer to answer, no redraw left), and the gift only to answer the partner's offer or to offer with
     # nothing else left to do. The common answers (a redraw, a play of no worth) weigh no gift and skip the partner's
     # reach.
-    answering = offers and s[pl_at(1 - p, PL_DOWN)] >= 0
+    answering = offers and state[pl_at(1 - p, PL_DOWN)] >= 0
     gifts = talk and offers and (answering or (n_redraw == 0 and best_play < 0))
     q_room = 0
     q_targets = 0
     if gifts:
-        q_room, q_targets = reach_nb(s, 1 - p)
+        q_room, q_targets = reach_nb(state, 1 - p)
     least = -1
     least_v = 0.0
     gift = -1
     gift_v = -1.0
     if n > n_play and (answering or n_redraw > 0 or best_play < 0):
-        for j in range(s[pl_at(p, PL_HAND_N)]):
-            c = s[hand_at(p, j)]
-            arrows = s[card_at(c, CF_ARROWS)]
-            swords = s[card_at(c, CF_SWORDS)]
+        for j in range(state[pl_at(p, PL_HAND_N)]):
+            c = state[hand_at(p, j)]
+            arrows = state[card_at(c, CF_ARROWS)]
+            swords = state[card_at(c, CF_SWORDS)]
             v = wa * min(arrows, room) + ws * min(swords, targets)
             if least < 0 or v < least_v:
                 least, least_v = j, v
@@ -131,7 +131,7 @@ def heuristic_turn_nb(s, f, p, n):
     worst_redraw = n_play + least if n_redraw > 0 else -1
     worst_offer = n_play + n_redraw + least if offers else -1
     # (a play of worth above 0, free or not, was answered above)
-    if worst_offer >= 0 and s[pl_at(1 - p, PL_DOWN)] >= 0:
+    if worst_offer >= 0 and state[pl_at(1 - p, PL_DOWN)] >= 0:
         return gift if gift >= 0 else worst_offer
     if worst_redraw >= 0:
         return worst_redraw
@@ -141,56 +141,57 @@ def heuristic_turn_nb(s, f, p, n):
 
 
 @rules_jit_flat
-def heuristic_build_nb(s, f, p, n, thin):
+def heuristic_build_nb(state, params, p, n, thin):
     """The heuristics' build decision (module docstring): a row of the n legal rows; `thin`: ``deck_thinner``'s
     removals first."""
-    written = s[SC + SC_N_BUILD]          # rows from here on are U rows (rules.build.build_row_nb)
-    if thin and s[SC + SC_DECK_N] > f[param_at(p, P_KEEP)]:
+    written = state[N_BUILD_ROWS]          # rows from here on are U rows (rules.build.build_row_nb)
+    if thin and state[DECK_SIZE] > params[param_at(p, P_KEEP)]:
         weakest = -1
         weakest_c = -1
         for i in range(written, n):
-            c = build_row_nb(s, i)[1]
-            if weakest < 0 or weaker_nb(s, c, weakest_c):
+            c = build_row_nb(state, i)[1]
+            if weakest < 0 or weaker_nb(state, c, weakest_c):
                 weakest = i
                 weakest_c = c
         if weakest >= 0:
             return weakest
-    if s[cand_at(written - 1, 0)] == E.BUILD_Y:       # Y, when it is a row, is the last written one
+    if state[cand_at(written - 1, 0)] == enums.BUILD_Y:       # Y, when it is a row, is the last written one
         return written - 1
-    if written == 2 and 0.0 <= f[param_at(p, P_ARROW)] <= 1e300 and 0.0 <= f[param_at(p, P_SWORD)] <= 1e300:
+    if written == 2 and 0.0 <= params[param_at(p, P_ARROW)] <= 1e300 and 0.0 <= params[param_at(p, P_SWORD)] <= 1e300:
         return 1                # the one R pile, worth at least 0 (finite): above stopping's -1 without pricing it
     best = 0
     best_v = -1.0
     for i in range(written):
-        act = s[cand_at(i, 0)]
-        if act == E.BUILD_R:
-            v = pile_worth_nb(s, f, p, s[cand_at(i, 1)])
+        act = state[cand_at(i, 0)]
+        if act == enums.BUILD_R:
+            v = pile_worth_nb(state, params, p, state[cand_at(i, 1)])
             if v > best_v:
                 best, best_v = i, v
     return best
 
 
 @rules_jit_flat
-def weaker_nb(s, a, b):
+def weaker_nb(state, a, b):
     """Is card a weaker than card b (fewer icons, then lower level, then lower id)?"""
-    ia = s[card_at(a, CF_SWORDS)] + s[card_at(a, CF_ARROWS)]
-    ib = s[card_at(b, CF_SWORDS)] + s[card_at(b, CF_ARROWS)]
+    ia = state[card_at(a, CF_SWORDS)] + state[card_at(a, CF_ARROWS)]
+    ib = state[card_at(b, CF_SWORDS)] + state[card_at(b, CF_ARROWS)]
     if ia != ib:
         return ia < ib
-    if s[card_at(a, CF_LEVEL)] != s[card_at(b, CF_LEVEL)]:
-        return s[card_at(a, CF_LEVEL)] < s[card_at(b, CF_LEVEL)]
+    if state[card_at(a, CF_LEVEL)] != state[card_at(b, CF_LEVEL)]:
+        return state[card_at(a, CF_LEVEL)] < state[card_at(b, CF_LEVEL)]
     return a < b
 
 
 @rules_jit_flat
-def pile_worth_nb(s, f, p, k):
+def pile_worth_nb(state, params, p, k):
     """Mean of arrow_weight x arrows + sword_weight x swords over the cards left in supply pile k (its contents are
     public: the card list, less what was bought)."""
     total = 0.0
-    m = s[SC + SC_PILE_N + k] - s[SC + SC_PILE_I + k]
+    m = state[PILE_SIZE + k] - state[PILE_NEXT + k]
     if m <= 0:
         return -1.0
-    for i in range(s[SC + SC_PILE_I + k], s[SC + SC_PILE_N + k]):
-        c = s[pile_at(k, i)]
-        total += f[param_at(p, P_ARROW)] * s[card_at(c, CF_ARROWS)] + f[param_at(p, P_SWORD)] * s[card_at(c, CF_SWORDS)]
+    for i in range(state[PILE_NEXT + k], state[PILE_SIZE + k]):
+        c = state[pile_at(k, i)]
+        total += params[param_at(p, P_ARROW)] * state[card_at(c, CF_ARROWS)] + \
+            params[param_at(p, P_SWORD)] * state[card_at(c, CF_SWORDS)]
     return total / m
