@@ -1,5 +1,5 @@
 """Differential tests for Climbing Tower: the Numba kernel against the readable reference engine
-(``balance/games/climbing_tower/reference.py``), event for event, on thousands of games.
+(``balance/games/climbing_tower/reference/``), event for event, on thousands of games.
 
 Every case plays the same (scenario, seed, game) in both engines and asserts identical event lists and identical
 outcomes (winner, victory, turns, rounds, tower, BOSS side, the per-player counters, the per-card, per-skill and

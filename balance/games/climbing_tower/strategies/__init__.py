@@ -41,8 +41,8 @@ def fill_view_nb(state, p):
     else nothing."""
     talk = state[COMMUNICATION]
     q = 1 - p
-    same_floor = state[pl_at(p, PL_FLOOR)] == state[pl_at(q, PL_FLOOR)]
-    ok = talk == enums.TALK_ALWAYS or (talk == enums.TALK_SAME_FLOOR and same_floor)
+    ok = talk == enums.TALK_ALWAYS or (talk == enums.TALK_SAME_FLOOR
+                                        and state[pl_at(p, PL_FLOOR)] == state[pl_at(q, PL_FLOOR)])
     state[VIEW_TALK] = ok
     hand = 0
     if ok:
