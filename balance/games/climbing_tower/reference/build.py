@@ -3,8 +3,8 @@ the next-round phase (gold lost, the BOSS's hits reset, skills for cleared cards
 skeletons onto the cards the pawns have reached). A part of ``reference.Table`` (a mixin)."""
 from __future__ import annotations
 
-from . import enums as E
-from .reference_pieces import SIDES, Place, Player
+from .. import enums
+from .pieces import SIDES, Place, Player
 
 
 class BuildAndNextRound:
@@ -15,13 +15,13 @@ class BuildAndNextRound:
     def build_phase(self, builder: int) -> None:
         """The bonus_gold skill's gold, then the round's start player spends gold on R, Y and U until it stops or
         nothing is affordable."""
-        if E.SKILL_BONUS_GOLD in self.skills:
+        if enums.SKILL_BONUS_GOLD in self.skills:
             g = min(self.rules.skill_gold, self.supply_tokens)
             self.supply_tokens -= g
             self.gold += g
             self.team["bonus_gold"] += g
-            self.skill_count[E.SKILL_BONUS_GOLD]["used"] += 1
-            self.emit(E.EV_BONUS, -1, g, 1)
+            self.skill_count[enums.SKILL_BONUS_GOLD]["used"] += 1
+            self.emit(enums.EV_BONUS, -1, g, 1)
         while True:
             rows = self.build_options()
             if len(rows) == 1:
@@ -34,30 +34,30 @@ class BuildAndNextRound:
     def build_options(self) -> list[tuple[int, int]]:
         """Stop; R from each Level 2 pile with cards (1 gold); Y (2 gold); U of each card of the deck, ascending ids
         (1 gold, while the deck holds more than ``min_deck``)."""
-        rows = [(E.BUILD_STOP, -1)]
+        rows = [(enums.BUILD_STOP, -1)]
         for k in (0, 1):
             if self.gold >= 1 and self.piles[k]:
-                rows.append((E.BUILD_R, k))
+                rows.append((enums.BUILD_R, k))
         if self.gold >= 2 and self.piles[2]:
-            rows.append((E.BUILD_Y, 2))
+            rows.append((enums.BUILD_Y, 2))
         if self.gold >= 1 and len(self.deck) > self.rules.min_deck:
-            rows += [(E.BUILD_U, c) for c in sorted(self.deck)]
+            rows += [(enums.BUILD_U, c) for c in sorted(self.deck)]
         return rows
 
     def build(self, builder: int, act: int, arg: int) -> None:
-        if act == E.BUILD_U:
+        if act == enums.BUILD_U:
             self.deck.remove(arg)
             self.card_count[arg]["removed"] += 1
             self.team["removed"] += 1
             self.pay(1)
-            self.emit(E.EV_REMOVE, builder, arg)
+            self.emit(enums.EV_REMOVE, builder, arg)
             return
         card = self.piles[arg].pop(0)
         self.deck.add(card)
         self.card_count[card]["bought"] += 1
         self.team["bought"] += 1
-        self.pay(1 if act == E.BUILD_R else 2)
-        self.emit(E.EV_BUY, builder, self.cards[card].level, card, arg)
+        self.pay(1 if act == enums.BUILD_R else 2)
+        self.emit(enums.EV_BUY, builder, self.cards[card].level, card, arg)
 
     def pay(self, gold: int) -> None:
         """Spent gold goes back to the token supply."""
@@ -83,12 +83,12 @@ class BuildAndNextRound:
             if standing + place.missing() == 0 and all(self.moved_on(pl, place) for pl in self.players):
                 place.flipped = 1
                 if place.skill in self.skills:
-                    self.emit(E.EV_SKILL, -1, place.position, -1)
+                    self.emit(enums.EV_SKILL, -1, place.position, -1)
                 else:
                     self.skills.add(place.skill)
                     self.skill_count[place.skill]["gained"] = 1
                     self.skill_count[place.skill]["round_gained"] = self.round
-                    self.emit(E.EV_SKILL, -1, place.position, place.skill)
+                    self.emit(enums.EV_SKILL, -1, place.position, place.skill)
             elif all(self.left_behind(pl, place) for pl in self.players):
                 place.flipped = 2
                 if self.rules.left_behind == "return":
@@ -97,7 +97,7 @@ class BuildAndNextRound:
                             self.supply_tokens += slot.standing[side]
                             slot.missing[side] += slot.standing[side]
                             slot.standing[side] = 0
-                    self.emit(E.EV_RETURN, -1, place.position, standing)
+                    self.emit(enums.EV_RETURN, -1, place.position, standing)
         if self.rules.top_up == "next_round":
             for place in self.places:
                 if place.placed and not place.flipped:

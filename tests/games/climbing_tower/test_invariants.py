@@ -21,10 +21,9 @@ import pytest
 
 from balance.games.climbing_tower import compile_scenario, run_chunk
 from balance.games.climbing_tower import enums as E
-from balance.games.climbing_tower import kernel as K
+from balance.games.climbing_tower import rules as K
 from balance.games.climbing_tower import layout as L
 from balance.games.climbing_tower.components import TOKENS
-from balance.games.climbing_tower.reference import scenario_lineup
 from balance.scenario import load_scenario
 
 GAMES = 50_000           # per scenario; two scenarios
@@ -327,11 +326,10 @@ def final_places(sc, s: np.ndarray) -> None:
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_skeleton_tokens_are_conserved_and_gold_is_never_carried(name):
     sc = SCENARIOS[name]()
-    s0, f0, _, _ = compile_scenario(sc)
+    compiled = compile_scenario(sc)
     cost = {"rounds": 0}
     for game in range(TRACED):
-        kinds, params = scenario_lineup(sc, game)
-        events, s = K.trace_game(s0, f0, kinds, params, sc.seed, game)
+        events, s = K.trace_game(compiled, sc.seed, game)
         follow_tokens(events, s, cost)
         follow_cards(events)
         final_places(sc, s)
@@ -341,10 +339,9 @@ def test_skeleton_tokens_are_conserved_and_gold_is_never_carried(name):
 def test_the_card_check_can_fail():
     """A buy whose row names the wrong pile, or a deal out of the shuffled order, is caught."""
     sc = random_scenario()                      # Easy supply: two Level 2 piles
-    s0, f0, _, _ = compile_scenario(sc)
+    compiled = compile_scenario(sc)
     for game in range(50):
-        kinds, params = scenario_lineup(sc, game)
-        events, _ = K.trace_game(s0, f0, kinds, params, sc.seed, game)
+        events, _ = K.trace_game(compiled, sc.seed, game)
         follow_cards(events)
         buys = [i for i, r in enumerate(events) if r[0] == E.EV_BUY and r[2] == 2]
         if buys:
@@ -364,10 +361,9 @@ def test_the_card_check_can_fail():
 def test_the_token_check_can_fail():
     """A game whose events lose a gold token is caught."""
     sc = default_scenario()
-    s0, f0, _, _ = compile_scenario(sc)
+    compiled = compile_scenario(sc)
     for game in range(50):
-        kinds, params = scenario_lineup(sc, game)
-        events, s = K.trace_game(s0, f0, kinds, params, sc.seed, game)
+        events, s = K.trace_game(compiled, sc.seed, game)
         gold = [i for i, r in enumerate(events) if r[0] == E.EV_GOLD and r[4] > 0]
         if gold:
             bad = events.copy()

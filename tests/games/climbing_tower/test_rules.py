@@ -116,7 +116,7 @@ def test_deal_gives_the_start_player_its_hand_first_and_the_rest_is_the_draw_pil
     t = Table()
     t.deck_only(*START_HAND, "red_1", "blue_1")
     t.deals("purple_1", "purple_2", "purple_3", "purple_4", "purple_5", "purple_6", "red_1", "blue_1")
-    from balance.games.climbing_tower.play import deal_nb
+    from balance.games.climbing_tower.rules.play import deal_nb
     deal_nb(t.s, 1)
     assert t.hand(1) == ["purple_1", "purple_2", "purple_3"] and t.hand(0) == ["purple_4", "purple_5", "purple_6"]
     assert t.sc(L.SC_PILE_TOP) == 6 and t.sc(L.SC_DECK_N) == 8
@@ -125,7 +125,7 @@ def test_deal_gives_the_start_player_its_hand_first_and_the_rest_is_the_draw_pil
 @pytest.mark.parametrize("hand_size", [1, 4])
 def test_hand_size_edges(hand_size):
     t = Table(rules={"hand_size": hand_size})
-    from balance.games.climbing_tower.play import deal_nb
+    from balance.games.climbing_tower.rules.play import deal_nb
     deal_nb(t.s, 0)
     assert len(t.hand(0)) == hand_size and len(t.hand(1)) == hand_size
     assert t.sc(L.SC_PILE_TOP) == 2 * hand_size
@@ -142,7 +142,7 @@ def test_first_card_may_be_anything_later_cards_match_colour_or_number():
     t = Table()
     t.deck_only(*START_HAND, "red_3", "blue_5")
     t.deals("red_3", "purple_1", "blue_5", "purple_5", "purple_6", "purple_2", "purple_4", "purple_3")
-    from balance.games.climbing_tower.play import deal_nb
+    from balance.games.climbing_tower.rules.play import deal_nb
     deal_nb(t.s, 0)
     assert [a for a, _ in t.legal(0)].count("play") == 3        # anything first
     t.s[L.SC + L.SC_TOP] = t.card("purple_3")                     # rulebook example: purple 3 on the table
@@ -157,12 +157,12 @@ def test_free_play_skill_allows_one_card_that_matches_nothing_once_a_round():
     t.gain("free_play")
     t.deck_only(*START_HAND, "red_3", "blue_5")
     t.deals("red_3", "blue_5", "purple_1", "purple_3", "purple_6", "purple_2", "purple_4", "purple_5")
-    from balance.games.climbing_tower.play import deal_nb
+    from balance.games.climbing_tower.rules.play import deal_nb
     deal_nb(t.s, 0)
     t.s[L.SC + L.SC_TOP] = t.card("purple_4")
     rows = t.legal(0)
     assert rows[:3] == [("free play", "red_3"), ("free play", "blue_5"), ("play", "purple_1")]
-    from balance.games.climbing_tower.play import apply_nb
+    from balance.games.climbing_tower.rules.play import apply_nb
     apply_nb(t.s, t.f, 0, E.ACT_FREE, t.card("red_3"))
     assert t.sc(L.SC_FREE_USED) == 1 and [a for a, _ in t.legal(0)].count("free play") == 0
     assert t.events(E.EV_PLAY)[-1][4] == 1
@@ -172,7 +172,7 @@ def test_redraw_once_a_round_not_from_an_empty_pile_and_twice_with_the_skill():
     t = Table()
     t.deck_only(*START_HAND, "red_3", "blue_5")
     t.deals(*START_HAND, "red_3", "blue_5")
-    from balance.games.climbing_tower.play import apply_nb, deal_nb
+    from balance.games.climbing_tower.rules.play import apply_nb, deal_nb
     deal_nb(t.s, 0)
     assert sum(a == "redraw" for a, _ in t.legal(0)) == 3
     apply_nb(t.s, t.f, 0, REDRAW, t.card("purple_1"))
@@ -188,7 +188,7 @@ def test_redraw_once_a_round_not_from_an_empty_pile_and_twice_with_the_skill():
 
 def test_redraws_zero_forbids_redrawing():
     t = Table(rules={"redraws": 0})
-    from balance.games.climbing_tower.play import deal_nb
+    from balance.games.climbing_tower.rules.play import deal_nb
     deal_nb(t.s, 0)
     assert all(a != "redraw" for a, _ in t.legal(0))
 
@@ -197,7 +197,7 @@ def test_exchange_completes_when_both_players_have_a_card_down_once_each_a_round
     t = Table()
     t.deck_only(*START_HAND)
     t.deals(*START_HAND)
-    from balance.games.climbing_tower.play import apply_nb, deal_nb
+    from balance.games.climbing_tower.rules.play import apply_nb, deal_nb
     deal_nb(t.s, 0)
     apply_nb(t.s, t.f, 0, OFFER, t.card("purple_2"))
     assert t.loc("purple_2") == E.LOC_DOWN and t.hand(0) == ["purple_1", "purple_3"]
@@ -214,13 +214,13 @@ def _at_floor_with_cards(t, p, floor, *cards):
     t.set_floor(p, floor)
     t.s[L.PL + p * L.N_PL + L.PL_HAND_N] = 0
     for c in cards:
-        from balance.games.climbing_tower.play import to_hand_nb
+        from balance.games.climbing_tower.rules.play import to_hand_nb
         to_hand_nb(t.s, p, t.card(c))
 
 
 def test_sword_defeats_a_skeleton_on_the_players_floor_and_own_side_only():
     t = Table()
-    from balance.games.climbing_tower.play import play_card_nb
+    from balance.games.climbing_tower.rules.play import play_card_nb
     _at_floor_with_cards(t, 0, 1, "purple_1")       # floor 1 (001's brick): one skeleton, left
     play_card_nb(t.s, t.f, 0, t.card("purple_1"), 0)
     assert t.standing(1, 0) == 0 and t.final(0, "skeletons") == 1
@@ -234,7 +234,7 @@ def test_sword_defeats_a_skeleton_on_the_players_floor_and_own_side_only():
 
 def test_arrows_climb_exactly_and_stop_on_the_boss_floor():
     t = Table()
-    from balance.games.climbing_tower.play import play_card_nb
+    from balance.games.climbing_tower.rules.play import play_card_nb
     _at_floor_with_cards(t, 0, 1, "blue_6")         # three arrows, skeletons on floor 1 do not hold it back
     play_card_nb(t.s, t.f, 0, t.card("blue_6"), 0)
     assert t.floor(0) == 4 and t.standing(1, 0) == 1
@@ -246,7 +246,7 @@ def test_arrows_climb_exactly_and_stop_on_the_boss_floor():
 @pytest.mark.parametrize("order, skeletons", [("swords_first", 1), ("arrows_first", 0)])
 def test_icon_order(order, skeletons):
     t = Table(rules={"icon_order": order})
-    from balance.games.climbing_tower.play import play_card_nb
+    from balance.games.climbing_tower.rules.play import play_card_nb
     # red_2 (a sword and an arrow) from floor 1, which has a left skeleton; floor 2 has only a right one
     _at_floor_with_cards(t, 0, 1, "red_2")
     play_card_nb(t.s, t.f, 0, t.card("red_2"), 0)
@@ -255,7 +255,7 @@ def test_icon_order(order, skeletons):
 
 def test_a_group_that_does_not_all_fall_in_one_round_stands_again_and_pays_nothing():
     t = Table(tower=("003", "001", "006"))          # 003: floor 3 (moss) holds two skeletons on the right
-    from balance.games.climbing_tower.play import play_card_nb
+    from balance.games.climbing_tower.rules.play import play_card_nb
     assert t.standing(3, 1) == 2
     _at_floor_with_cards(t, 1, 3, "purple_1")
     play_card_nb(t.s, t.f, 1, t.card("purple_1"), 0)
@@ -271,7 +271,7 @@ def test_a_group_that_does_not_all_fall_in_one_round_stands_again_and_pays_nothi
 
 def test_one_skeleton_left_and_one_right_count_separately():
     t = Table()                                     # 001 floor 3: one left, one right
-    from balance.games.climbing_tower.play import play_card_nb
+    from balance.games.climbing_tower.rules.play import play_card_nb
     _at_floor_with_cards(t, 0, 3, "purple_1")
     play_card_nb(t.s, t.f, 0, t.card("purple_1"), 0)
     t.end_play()
@@ -279,7 +279,7 @@ def test_one_skeleton_left_and_one_right_count_separately():
 
 
 def _play(t, p, name):
-    from balance.games.climbing_tower.play import play_card_nb
+    from balance.games.climbing_tower.rules.play import play_card_nb
     return play_card_nb(t.s, t.f, p, t.card(name), 0)
 
 
@@ -424,7 +424,7 @@ def test_empty_hand_bonus_is_lost_when_the_token_supply_is_empty():
 
 def test_boss_side_a_falls_to_four_hits_in_one_round_and_heals_between_rounds():
     t = Table(boss_side="A")
-    from balance.games.climbing_tower.play import play_card_nb
+    from balance.games.climbing_tower.rules.play import play_card_nb
     _at_floor_with_cards(t, 0, BOSS_FLOOR, "red_6")
     assert play_card_nb(t.s, t.f, 0, t.card("red_6"), 0) == 0 and t.sc(L.SC_BOSS_DMG) == 3
     t.next_round()
@@ -439,7 +439,7 @@ def test_boss_side_b_keeps_its_wounds_but_counts_hits_only_with_both_pawns_befor
     t = Table(boss_side="B")            # B's bottom floor (moss) does not join 006's top (stone): 19 floors
     BOSS_FLOOR = t.sc(L.SC_N_FLOORS) - 1
     assert BOSS_FLOOR == 18
-    from balance.games.climbing_tower.play import play_card_nb
+    from balance.games.climbing_tower.rules.play import play_card_nb
     _at_floor_with_cards(t, 0, BOSS_FLOOR, "red_6")
     play_card_nb(t.s, t.f, 0, t.card("red_6"), 0)
     assert t.sc(L.SC_BOSS_DMG) == 0                                   # partner not there: no hit counts
@@ -505,7 +505,7 @@ def test_build_r_buys_the_level2_pile_top_y_the_level3_and_u_removes_a_chosen_ca
 def test_y_needs_two_gold_and_u_respects_the_minimum_deck():
     t = Table(rules={"min_deck": 8})
     t.s[L.SC + L.SC_GOLD] = 1
-    from balance.games.climbing_tower.build import build_options_nb, build_row_nb
+    from balance.games.climbing_tower.rules.build import build_options_nb, build_row_nb
     n = build_options_nb(t.s)
     rows = [tuple(int(x) for x in build_row_nb(t.s, i)) for i in range(n)]
     assert rows == [(E.BUILD_STOP, -1), (E.BUILD_R, 0)]             # no Y at 1 gold; deck at 8 = min_deck: no U
@@ -609,7 +609,7 @@ def test_skills_are_usable_from_the_next_round():
     t = Table()
     t.deck_only(*START_HAND, "red_3", "blue_5")
     t.deals(*START_HAND, "red_3", "blue_5")
-    from balance.games.climbing_tower.play import deal_nb
+    from balance.games.climbing_tower.rules.play import deal_nb
     deal_nb(t.s, 0)
     t.s[L.PL + L.PL_REDRAWS] = 1
     assert all(a != "redraw" for a, _ in t.legal(0))
@@ -714,7 +714,7 @@ def test_tokens_and_cards_are_conserved_through_whole_games(seats):
 
 
 def test_the_tower_label_names_the_tower_the_kernel_built():
-    from balance.games.climbing_tower.arrays import tower_labels
+    from balance.games.climbing_tower.compile import tower_labels
     for game in range(20):
         t = Table(tower=None, boss_side=None, game=game)
         ev = t.events(E.EV_TOWER)

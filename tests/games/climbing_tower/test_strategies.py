@@ -11,7 +11,7 @@ import pytest
 from balance.games.climbing_tower import enums as E
 from balance.games.climbing_tower import layout as L
 from balance.games.climbing_tower import strategies as S
-from balance.games.climbing_tower.play import deal_nb, legal_nb, to_hand_nb, turn_row_nb
+from balance.games.climbing_tower.rules.play import deal_nb, legal_nb, to_hand_nb, turn_row_nb
 from climbing_table import Table
 
 
@@ -211,7 +211,7 @@ def test_spare_in_whole_games(spare):
 # --- build phase ------------------------------------------------------------------------------------------------
 
 def _build_choice(t, p=0):
-    from balance.games.climbing_tower.build import build_options_nb, build_row_nb
+    from balance.games.climbing_tower.rules.build import build_options_nb, build_row_nb
     n = build_options_nb(t.s)
     act, arg = build_row_nb(t.s, S.build_nb(t.s, t.f, p, n))
     return E.BUILD_NAMES[int(act)], int(arg)

@@ -1,5 +1,5 @@
 """Differential tests for Climbing Tower: the Numba kernel against the readable reference engine
-(``balance/games/climbing_tower/reference.py``), event for event, on thousands of games.
+(``balance/games/climbing_tower/reference/``), event for event, on thousands of games.
 
 Every case plays the same (scenario, seed, game) in both engines and asserts identical event lists and identical
 outcomes (winner, victory, turns, rounds, tower, BOSS side, the per-player counters, the per-card, per-skill and
@@ -22,12 +22,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from balance.games.climbing_tower import compile_scenario, run_chunk
+from balance.games.climbing_tower import SPEC, compile_scenario, run_chunk
 from balance.games.climbing_tower import enums as E
-from balance.games.climbing_tower import kernel as K
+from balance.games.climbing_tower import rules as K
 from balance.games.climbing_tower import layout as L
 from balance.games.climbing_tower.narrate import (describe_event, kernel_disagreement, kernel_outcome, narrate_jsonl,
-                                                  narrate_text, reference_outcome, replay)
+                                                  narrate_text, reference_outcome)
 from balance.games.climbing_tower.reference import Table, play_reference, play_scenario, scenario_lineup
 from balance.scenario import load_scenario
 from chunk_split import assert_same_games
@@ -153,15 +153,29 @@ def assert_same_game(kernel_events: np.ndarray, s: np.ndarray, ref, where: str) 
 
 
 def kernel_trace(sc, game: int, *, choices=None, deals=None, kinds=None, params=None):
-    s0, f0, _, _ = compile_scenario(sc)
+    """The kernel's trace of game `game`: seated as the batch kernel seats it, or `kinds` and `params` by seat."""
+    s0, f0, lineup_kinds, lineup_params, rotate = compile_scenario(sc)
     s0 = s0.copy()
     if choices is not None:
         K.script_choices(s0, choices)
     if deals is not None:
         K.script_deals(s0, deals)
-    if kinds is None:
-        kinds, params = scenario_lineup(sc, game)
-    return K.trace_game(s0, f0, kinds, params, sc.seed, game, TRACE_ROWS)
+    if kinds is not None:
+        lineup_kinds, lineup_params, rotate = kinds, params, False
+    return K.trace_game((s0, f0, lineup_kinds, lineup_params, rotate), sc.seed, game, TRACE_ROWS)
+
+
+def test_a_traced_game_is_seated_as_the_batch_kernel_and_the_reference_seat_it():
+    """trace_game seats game `game` inside the kernel (seat_lineup_nb, the batch kernel's); the reference's
+    scenario_lineup seats it the same way: on a rotating scenario both traces are one game, seed after seed."""
+    for seed in (1, 2, 3):
+        sc = scenario(["climber", "random"], rotation=True, seed=seed)
+        compiled = compile_scenario(sc)
+        for game in range(6):
+            kinds, params = scenario_lineup(sc, game)
+            inside, _ = K.trace_game(compiled, seed, game)
+            outside, _ = K.trace_game((*compiled[:2], kinds, params, False), seed, game)
+            assert np.array_equal(inside, outside), f"seed {seed}, game {game}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
@@ -356,7 +370,7 @@ def test_snapshots_follow_the_game():
 def test_replay_and_narration():
     sc = load_scenario({"game": "climbing_tower", "players": 2, "seed": 1, "seat_rotation": True,
                         "seats": [{"name": "climber"}, {"name": "skeleton_farmer"}]})
-    game = replay(sc, game=3)
+    game = SPEC.replay(sc, game=3)
     text = narrate_text(game).splitlines()
     assert text[0].startswith("Climbing Tower, seed 1, game 3: player 1 (skeleton_farmer, left side)")
     assert "Round 1 (player 1 starts): a deck of 8 cards" in text
@@ -385,13 +399,10 @@ import numpy as np
 warnings.simplefilter("ignore", RuntimeWarning)   # numpy scalars warn on the RNG's intended 64-bit wrap-around
 from balance.scenario import load_scenario
 from balance.games.climbing_tower import compile_scenario
-from balance.games.climbing_tower.kernel import trace_game
-from balance.games.climbing_tower.reference import scenario_lineup
+from balance.games.climbing_tower.rules import trace_game
 sc = load_scenario({"game": "climbing_tower", "players": 2, "seed": 4, "seat_rotation": True,
                     "seats": [{"name": "deck_thinner"}, {"name": "random"}], "rules": {"supply": "easy"}})
-s0, f0, _, _ = compile_scenario(sc)
-kinds, params = scenario_lineup(sc, 3)
-ev, _ = trace_game(s0, f0, kinds, params, sc.seed, 3)
+ev, _ = trace_game(compile_scenario(sc), sc.seed, 3)
 np.save(sys.argv[1], ev)
 """
 

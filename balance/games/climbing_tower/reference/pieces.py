@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import enums as E
-from . import layout as L
+from .. import enums
+from .. import layout
 
-LEFT, RIGHT = E.LEFT, E.RIGHT
+LEFT, RIGHT = enums.LEFT, enums.RIGHT
 SIDES = (LEFT, RIGHT)
 
 
@@ -98,7 +98,7 @@ class Player:
     redraws_used: int = 0
     offered: bool = False
     face_down: int | None = None
-    count: dict[str, int] = field(default_factory=lambda: dict.fromkeys(L.FINAL_NAMES, 0))
+    count: dict[str, int] = field(default_factory=lambda: dict.fromkeys(layout.FINAL_NAMES, 0))
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ class ReferenceGame:
     cards: np.ndarray                         # int64[n_cards, N_CC]
     skills: np.ndarray                        # int64[N_SKILLS, N_SK]
     team: np.ndarray                          # int64[N_TEAM]
-    tower: int                                # the tower's label index (arrays.tower_labels), -1
+    tower: int                                # the tower's label index (compile.tower_labels), -1
     boss_side: int
     draws: int                                # random numbers drawn, every stream together
     scenario: object = field(default=None, repr=False, compare=False)   # the Scenario of play_scenario; None: pieces

@@ -1,8 +1,13 @@
 """The Climbing Tower reference engine, the players' side: what a seat sees, and how each strategy decides.
 
-A plain-Python twin of ``strategies.py``, written from its docstring (``docs/strategies.md``) and read against the
-kernel for the details that decide games (the order of the legal rows, the tie-breaking, the arithmetic of a card's
-worth, which is done in floats in the same order so the same ties fall the same way).
+This engine has strategies of its own, where the other games' reference engines call the jitted ``strategies``
+functions on a flat array they fill: these are a plain-Python twin of ``strategies/``, written from its docstrings
+(``docs/strategies.md``), so the differential tests check the heuristics themselves (a kernel strategy that does
+other than its docstring says disagrees with this one), and a strategy here reads only a :class:`View` built from the
+reference's own pieces, so what the kernel's ``fill_view_nb`` lets a seat see is checked as well. The ``strategy``
+mutations of ``mutants/climbing_tower.toml`` edit both twins. Read against the kernel for the details that decide
+games (the order of the legal rows, the tie-breaking, the arithmetic of a card's worth, which is done in floats in the
+same order so the same ties fall the same way).
 
 :class:`View` is everything one decision may read. The table builds it before every decision as the kernel's
 ``fill_view_nb`` fills its view: public information (the tower and its skeletons, both pawns, the BOSS, the deck's
@@ -20,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ...core.rng import PyStream
-from . import enums as E
-from .strategies import CLIMBER, FARMER, RANDOM, SCRIPTED, SPARE_SCALE, THINNER  # noqa: F401  (the kind numbers)
+from ....core.rng import PyStream
+from .. import enums
+from ..strategies import CLIMBER, FARMER, RANDOM, SCRIPTED, SPARE_SCALE, THINNER  # noqa: F401  (the kind numbers)
 
 
 @dataclass(frozen=True)
@@ -90,7 +95,7 @@ class Weights:
 
 
 class ChoiceScript:
-    """The scripted strategy's answers, shared by both seats (``kernel.script_choices``)."""
+    """The scripted strategy's answers, shared by both seats (``rules.script_choices``)."""
 
     def __init__(self, choices: Sequence[int]):
         self.choices = [int(c) for c in choices]
@@ -131,10 +136,10 @@ class Strategy:
         if self.kind == RANDOM:
             return self.stream.below(2)
         if self.w.spare <= 0.0:
-            return E.SWORD_DEFEAT
+            return enums.SWORD_DEFEAT
         if self.w.spare >= 1.0:
-            return E.SWORD_SPARE
-        return E.SWORD_SPARE if self.stream.below(SPARE_SCALE) < self.w.spare * SPARE_SCALE else E.SWORD_DEFEAT
+            return enums.SWORD_SPARE
+        return enums.SWORD_SPARE if self.stream.below(SPARE_SCALE) < self.w.spare * SPARE_SCALE else enums.SWORD_DEFEAT
 
     def worth(self, view: View, who: int, card: PlayCard) -> float:
         """arrow_weight x floors the arrows would climb + sword_weight x skeletons (or BOSS hits) the swords would
@@ -169,14 +174,14 @@ class Strategy:
         for i, (act, c) in enumerate(rows):
             card = cards[c]
             v = self.worth(view, me, card)
-            if act in (E.ACT_PLAY, E.ACT_FREE):
+            if act in (enums.ACT_PLAY, enums.ACT_FREE):
                 v += self.team_bonus(view, card)
-                if act == E.ACT_PLAY:
+                if act == enums.ACT_PLAY:
                     if v > best_play_v:
                         best_play, best_play_v = i, v
                 elif v > best_free_v:
                     best_free, best_free_v = i, v
-            elif act == E.ACT_REDRAW:
+            elif act == enums.ACT_REDRAW:
                 if worst_redraw < 0 or v < worst_redraw_v:
                     worst_redraw, worst_redraw_v = i, v
             else:
@@ -207,7 +212,7 @@ class Strategy:
         if self.kind == RANDOM:
             return self.stream.below(len(rows))
         if self.kind == THINNER and view.deck_size > self.w.keep:
-            removals = [i for i, (act, _) in enumerate(rows) if act == E.BUILD_U]
+            removals = [i for i, (act, _) in enumerate(rows) if act == enums.BUILD_U]
             if removals:
                 def weakness(i):
                     card = cards[rows[i][1]]
@@ -215,9 +220,9 @@ class Strategy:
                 return min(removals, key=weakness)
         best, best_v = 0, -1.0
         for i, (act, arg) in enumerate(rows):
-            if act == E.BUILD_Y:
+            if act == enums.BUILD_Y:
                 return i
-            if act == E.BUILD_R:
+            if act == enums.BUILD_R:
                 v = self.pile_worth(view.piles[arg])
                 if v > best_v:
                     best, best_v = i, v
