@@ -43,7 +43,7 @@ def confirmations_display(t) -> pd.DataFrame:
 
 def rounds_display(t) -> pd.DataFrame:
     r = t.rounds
-    return pd.DataFrame({"round": r["round"] + 1, "games each": r["games"].map(lambda x: f"{x:,}"),
+    return pd.DataFrame({"stage": r["stage"] + 1, "round": r["round"] + 1, "games each": r["games"].map(lambda x: f"{x:,}"),
                          "candidates": r["candidates"], "kept": r["kept"], "leader": r["leader"],
                          "leader's win rate": r["leader_win_rate"].map(_pct),
                          "scenario's values": r["scenario_win_rate"].map(_pct)})
@@ -93,13 +93,12 @@ class TuningPlots:
         ax = fig.add_subplot()
         games = list(self.t.rounds["games"])
         for c in self.t._candidates:
-            xs = games[:c.rounds]
-            ys = [100 * c.search.mean(n) for n in xs]
+            xs = [r + 1 for r in c.rounds]
+            ys = [100 * c.search.mean(games[r]) for r in c.rounds]
             style = dict(color="#c0392b", lw=2, zorder=3) if c is self.t.chosen else \
                 dict(color="#1f4e79" if c.index == 0 else "grey", lw=1.5 if c.index == 0 else 0.7)
             ax.plot(xs, ys, marker="o", ms=3, **style)
-        ax.set_xscale("log")
-        ax.set_xlabel("games each candidate played (search seed)")
+        ax.set_xlabel("round (each doubles the games of the candidates kept; search seed)")
         ax.set_ylabel(f"{self.t.meta['metric']} (%)")
         ax.set_title("Successive halving: red the chosen values, blue the scenario's")
         fig.tight_layout()

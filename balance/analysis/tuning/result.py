@@ -34,7 +34,7 @@ class Tuning(Shown):
     def __init__(self, target: Target, base: Scenario, candidates: list[Candidate], rounds: list[dict],
                  confirmations: list[Confirmation], meta: dict):
         self.target, self.base, self._candidates = target, base, candidates
-        self.rounds = pd.DataFrame(rounds, columns=["round", "games", "candidates", "kept", "leader",
+        self.rounds = pd.DataFrame(rounds, columns=["stage", "round", "games", "candidates", "kept", "leader",
                                                     "leader_win_rate", "scenario_win_rate"])
         self.confirmations = pd.DataFrame([asdict(c) for c in confirmations],
                                           columns=list(Confirmation.__dataclass_fields__))
@@ -79,7 +79,7 @@ class Tuning(Shown):
             n = c.search.n
             row = {"candidate": c.index, "source": c.source}
             row.update({p.key: float(v) for p, v in zip(self.target.params, c.values)})
-            row.update(rounds=c.rounds, games=n, search_win_rate=c.search.mean(n),
+            row.update(rounds=len(c.rounds), games=n, search_win_rate=c.search.mean(n),
                        dropped_after_round=c.out_after, chosen=self.chosen is not None and c is self.chosen)
             rows.append(row)
         return pd.DataFrame(rows)
@@ -210,14 +210,19 @@ def findings(t: Tuning) -> list[Finding]:
                         + ("" if sig else " The tuned values are not shown to be better."), c.gain, c.gain_lo,
                         c.gain_hi))
         out.append(said("values", f"Tuned values: {_values(t)}."))
-    rounds = t.rounds
     chosen = t.chosen
     n = min(chosen.search.n, t._candidates[0].search.n)       # the games both played
     biased = chosen.search.mean(n) - t._candidates[0].search.mean(n)
-    out.append(said("search", f"The search: {m['candidates']} candidates (the scenario's values and "
-                    f"{m['candidates'] - 1} Sobol points of the parameter box), {len(rounds)} rounds of successive "
-                    f"halving on seed {m['search_seed']} from {m['first_round']:,} to {int(rounds['games'].max()):,} "
-                    f"games each, {m['search_games']:,} games in all. Its own estimate of the chosen values' gain, "
-                    f"{_pp(biased)} points, is biased upwards by the choice; the confirmation above is not.",
-                    biased))
+    stages = t.rounds["stage"].nunique()
+    text = (f"The search: {m['candidates']} candidates (the scenario's values; Sobol points of the whole parameter "
+            f"box and of a box a quarter as wide around the scenario's values"
+            + (f"; then {stages - 1} stage{'s' if stages > 2 else ''} of Sobol points in narrower boxes around the "
+               "leader" if stages > 1 else "")
+            + f"), raced by successive halving in {len(t.rounds)} rounds on seed {m['search_seed']}, "
+            f"{m['first_round']:,} to {int(t.rounds['games'].max()):,} games each, {m['search_games']:,} games in "
+            f"all; the confirmations played {m['confirm_played']:,}.")
+    if chosen.index != 0:
+        text += (f" The search's own estimate of the chosen values' gain, {_pp(biased)} points, is biased upwards by "
+                 "the choice; the confirmation is not.")
+    out.append(said("search", text, biased))
     return out

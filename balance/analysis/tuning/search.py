@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -34,6 +34,8 @@ from .target import Target, TuneError, target
 
 DEFAULT_CANDIDATES = 16
 DEFAULT_FIRST_ROUND = 2_000
+DEFAULT_STAGES = 2
+LOCAL_WIDTH = 0.25              # the width of stage 0's local box, as a share of each parameter's range
 SEARCH_SALT = 0x74756E65        # "tune": the search seed is mix64(seed ^ SEARCH_SALT)
 
 
@@ -50,7 +52,7 @@ class Candidate:
     source: str                  # "scenario" (its own values) or "sobol"
     scenario: Scenario           # on the search seed
     search: Values
-    rounds: int = 0              # rounds it played
+    rounds: list = field(default_factory=list)      # the rounds it played
     out_after: int | None = None     # the round after which it was dropped
 
 
@@ -75,25 +77,30 @@ class Confirmation:
     identical: bool              # the leader is the scenario's values: the same games, a gain of exactly 0
 
 
-def draw(tgt: Target, n: int, seed: int) -> list[tuple[np.ndarray, str]]:
-    """The scenario's values, then ``n`` scrambled Sobol points of the box, each rounded to its grid; a point that
-    rounds to one already drawn is left out."""
+def draw(tgt: Target, n: int, seed: int, centre: np.ndarray | None = None, width: float = 1.0) -> list[np.ndarray]:
+    """``n`` scrambled Sobol points of the box, or of a box ``width`` times as wide around ``centre``, each
+    coordinate rounded to its grid."""
     from scipy.stats import qmc
-    out = [(tgt.defaults(), "scenario")]
-    if n > 0:
-        sobol = qmc.Sobol(len(tgt.params), scramble=True, seed=np.random.default_rng(seed))
-        with warnings.catch_warnings():      # n need not be a power of two; the points are as good a sample
-            warnings.simplefilter("ignore", UserWarning)
-            units = sobol.random(n)
-        for u in units:
-            out.append((np.array([p.value(x) for p, x in zip(tgt.params, u)]), "sobol"))
-    seen, kept = set(), []
-    for values, source in out:
-        key = tuple(values)
-        if key not in seen:
-            seen.add(key)
-            kept.append((values, source))
-    return kept
+    if n <= 0:
+        return []
+    sobol = qmc.Sobol(len(tgt.params), scramble=True, seed=np.random.default_rng(seed))
+    with warnings.catch_warnings():      # n need not be a power of two; the points are as good a sample
+        warnings.simplefilter("ignore", UserWarning)
+        units = sobol.random(n)
+    return [np.array([p.value(x, None if centre is None else c, width)
+                      for p, x, c in zip(tgt.params, u, centre if centre is not None else u)]) for u in units]
+
+
+def stage_points(tgt: Target, stage: int, n: int, seed: int, centre: np.ndarray) -> list[tuple[np.ndarray, str]]:
+    """A stage's new candidates. Stage 0: half of ``n`` over the whole box, half in a box a quarter as wide around
+    the scenario's values (``centre``); stage s > 0: all ``n`` in a box 1 / 2^(s+2) as wide around the leader so
+    far (``centre``)."""
+    key = seed ^ (stage * 0x9E3779B9)
+    if stage == 0:
+        wide = draw(tgt, n // 2, key)
+        return [(v, "sobol") for v in wide] + [(v, "near the scenario's") for v in
+                                               draw(tgt, n - n // 2, key + 1, centre, LOCAL_WIDTH)]
+    return [(v, f"near the leader (stage {stage + 1})") for v in draw(tgt, n, key, centre, LOCAL_WIDTH / 2 ** stage)]
 
 
 def schedule(k: int, first_round: int) -> list[tuple[int, int]]:
@@ -126,19 +133,21 @@ def confirm(before: Values, after: Values, games: int, rnd: int, cand: int, seed
 
 def tune(scenario=None, seat: int | None = None, role: str | None = None, team: bool = False, *,
          sets: dict | None = None, games: int | None = None, seed: int | None = None, players: int | None = None,
-         candidates: int = DEFAULT_CANDIDATES, first_round: int = DEFAULT_FIRST_ROUND, threads: int | None = None,
-         progress=None, client=None):
+         candidates: int = DEFAULT_CANDIDATES, first_round: int = DEFAULT_FIRST_ROUND, stages: int = DEFAULT_STAGES,
+         threads: int | None = None, progress=None, client=None):
     """Tune one seat's (``seat``), one role's (``role``, with ``seat`` where several seats play it) or the team's
     (``team``) strategy parameters for its win rate, the rest of the table as the scenario has it.
 
     ``games``: games of each confirmation (default: the scenario's); ``seed``: the scenario's seed, on which the
     confirmation plays (the search plays a seed derived from it); ``sets``: dotted --set changes of the scenario.
-    ``candidates``: Sobol points drawn besides the scenario's values; ``first_round``: games each candidate plays in
-    the first round. ``progress(done, total)``: games played so far of about ``total``. ``client``: a
-    ``dask.distributed.Client`` whose workers play the candidates' games (the same numbers). Returns a
+    ``candidates``: new candidates of each stage; ``stages``: searches, each in a narrower box around the leader so
+    far (:func:`stage_points`); ``first_round``: games each candidate plays in a stage's first round.
+    ``progress(done, total)``: games played so far of about ``total``. ``client``: a ``dask.distributed.Client``
+    whose workers play the candidates' games (the same numbers). Returns a
     :class:`~balance.analysis.tuning.result.Tuning`; an interrupt returns what was confirmed before it."""
     from .result import Tuning
-    for name, value, least in (("candidates", candidates, 0), ("first_round", first_round, 100)):
+    for name, value, least in (("candidates", candidates, 0), ("first_round", first_round, 100),
+                               ("stages", stages, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise TuneError(f"{name}={value!r}: out of range (allowed: an integer of at least {least})")
     t0 = time.perf_counter()
@@ -147,53 +156,71 @@ def tune(scenario=None, seat: int | None = None, role: str | None = None, team: 
     tgt = target(base, seat, role, team, lambda r: _role_slots(base.model_copy(update={"seed": sseed}), r,
                                                                first_round, threads))
     play = LocalPlay(threads) if client is None else DaskPlay(client, threads)
-    cands = [Candidate(i, v, src, tgt.scenario(base, v, sseed), Values())
-             for i, (v, src) in enumerate(draw(tgt, candidates, sseed))]
-    plan = schedule(len(cands), first_round)
-    total = sum(k * n for k, n in plan) - sum(k * n // 2 for k, n in plan[1:]) + base.games * (1 + len(plan))
+    cands: list[Candidate] = []
+
+    def add(points) -> list[Candidate]:
+        seen = {tuple(c.values) for c in cands}
+        new = []
+        for values, source in points:
+            if tuple(values) not in seen:
+                seen.add(tuple(values))
+                new.append(Candidate(len(cands), values, source, tgt.scenario(base, values, sseed), Values()))
+                cands.append(new[-1])
+        return new
+
+    plan = schedule(candidates + 1, first_round)
+    per_stage = sum(k * n for k, n in plan) - sum(k * n // 2 for k, n in plan[1:])
+    total = [stages * per_stage + base.games * (1 + stages * len(plan))]
     done = [0]
 
     def step(k: int) -> None:
         done[0] += k
         if progress is not None:
-            progress(done[0], total)
+            progress(done[0], total[0])
 
     rounds, confirmations, interrupted = [], [], False
-    before, confirmed = Values(), None
+    before, confirmed, leader = Values(), None, None
     try:
-        alive = cands
-        for r, (_, n) in enumerate(plan):
-            play([(c.search, c.scenario, n) for c in alive], tgt.objective, step)
-            order = sorted(alive, key=lambda c: (-_score(c.search.mean(n)), c.index))
-            keep = order[:math.ceil(len(order) / 2)] if r + 1 < len(plan) else order[:1]
-            for c in alive:
-                c.rounds += 1
-                if c not in keep:
-                    c.out_after = r
-            leader = order[0]
-            rounds.append({"round": r, "games": n, "candidates": len(alive), "kept": len(keep),
-                           "leader": leader.index, "leader_win_rate": leader.search.mean(n),
-                           "scenario_win_rate": cands[0].search.mean(n) if cands[0] in alive else float("nan")})
-            if leader.index != confirmed:
-                if not before.n:
-                    play([(before, base, base.games)], tgt.objective, step)
-                same = leader.index == 0
-                after = before if same else Values()
-                if not same:
-                    play([(after, tgt.scenario(base, leader.values), base.games)], tgt.objective, step)
-                confirmations.append(confirm(before, after, base.games, r, leader.index, base.seed, same))
-                confirmed = leader.index
-            else:
-                total -= base.games
-            alive = keep
+        for stage in range(stages):
+            centre = tgt.defaults() if leader is None else leader.values
+            points = stage_points(tgt, stage, candidates, sseed, centre)
+            alive = add([(tgt.defaults(), "scenario")] + points) if leader is None else [leader] + add(points)
+            if len(alive) == 1 and stage > 0:
+                break
+            plan = schedule(len(alive), first_round)
+            for r, (_, n) in enumerate(plan):
+                play([(c.search, c.scenario, n) for c in alive], tgt.objective, step)
+                order = sorted(alive, key=lambda c: (-_score(c.search.mean(n)), c.index))
+                keep = order[:math.ceil(len(order) / 2)] if r + 1 < len(plan) else order[:1]
+                for c in alive:
+                    c.rounds.append(len(rounds))
+                    if c not in keep:
+                        c.out_after = len(rounds)
+                leader = order[0]
+                rounds.append({"stage": stage, "round": len(rounds), "games": n, "candidates": len(alive),
+                               "kept": len(keep), "leader": leader.index, "leader_win_rate": leader.search.mean(n),
+                               "scenario_win_rate": cands[0].search.mean(n) if cands[0] in alive else float("nan")})
+                if leader.index != confirmed:
+                    if not before.n:
+                        play([(before, base, base.games)], tgt.objective, step)
+                    same = leader.index == 0
+                    after = before if same else Values()
+                    if not same:
+                        play([(after, tgt.scenario(base, leader.values), base.games)], tgt.objective, step)
+                    confirmations.append(confirm(before, after, base.games, len(rounds) - 1, leader.index,
+                                                 base.seed, same))
+                    confirmed = leader.index
+                else:
+                    total[0] -= base.games
+                alive = keep
     except KeyboardInterrupt:
         interrupted = True
     meta = {"scenario": base.name, "game": base.game, "title": base.spec().title, "source": base.source,
             "target": tgt.what, "metric": tgt.metric, "seed": base.seed, "search_seed": sseed,
-            "confirm_games": base.games, "first_round": first_round, "candidates": len(cands),
-            "search_games": int(sum(c.search.n for c in cands)), "interrupted": interrupted,
-            "timing": {"wall_s": round(time.perf_counter() - t0, 3), **play.describe},
-            "overrides": {k: v for k, v in base.overrides.items()}}
+            "confirm_games": base.games, "first_round": first_round, "stages": stages,
+            "candidates": len(cands), "search_games": int(sum(c.search.n for c in cands)),
+            "confirm_played": int(before.n + sum(0 if c.identical else c.games for c in confirmations)),
+            "interrupted": interrupted, "timing": {"wall_s": round(time.perf_counter() - t0, 3), **play.describe}}
     return Tuning(tgt, base, cands, rounds, confirmations, meta)
 
 

@@ -43,9 +43,12 @@ class Param:
         """The grid of candidate values: a power of ten about a hundredth of the range (0.1 for 0..10)."""
         return 10.0 ** math.floor(math.log10((self.high - self.low) / 100.0)) if self.high > self.low else 1.0
 
-    def value(self, u: float) -> float:
-        """The value at ``u`` in [0, 1) of the box, rounded to the grid and kept inside the box."""
-        x = self.low + u * (self.high - self.low)
+    def value(self, u: float, centre: float | None = None, width: float = 1.0) -> float:
+        """The value at ``u`` in [0, 1) of the box, or of a box ``width`` times as wide around ``centre`` (moved
+        inside the box where it would stick out), rounded to the grid and kept inside the box."""
+        span = (self.high - self.low) * width
+        lo = self.low if centre is None else min(max(centre - span / 2, self.low), self.high - span)
+        x = lo + u * span
         digits = max(0, -int(math.floor(math.log10(self.step))))
         return float(min(self.high, max(self.low, round(round(x / self.step) * self.step, digits))))
 
