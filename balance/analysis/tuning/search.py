@@ -1,18 +1,20 @@
 """The search: candidates drawn from the parameter box, raced by successive halving on common random numbers, and
-each round's leader confirmed on the scenario's own seed, which no round of the search plays.
+each stage's winner confirmed on the scenario's own seed, which no round of the search plays.
 
-Candidates: the scenario's values and ``candidates`` points of a scrambled Sobol sequence over the box (each
-coordinate rounded to a grid of about a hundredth of its range, so that a tuned value reads as written). Every
-candidate plays the same games: games 0 .. n-1 of the *search seed*, a seed derived from the scenario's. Round r plays
-each surviving candidate on to ``first_round`` x 2^r games (the games of earlier rounds are kept, not replayed) and
-keeps the better half by win rate on those games (ties: the scenario's values, then the earlier candidate), until one
-is left. Games go where they decide something: all candidates get a few, the last two most.
+Candidates (:func:`stage_points`): the scenario's values, Sobol points of the whole box and of a box a quarter as
+wide around the scenario's values; a later stage draws as many again in a narrower box around the winner so far, who
+races with them. Each coordinate is rounded to a grid of about a hundredth of its range, so that a tuned value reads
+as written. Every candidate plays the same games: games 0 .. n-1 of the *search seed*, a seed derived from the
+scenario's. Round r of a stage plays each surviving candidate on to ``first_round`` x 2^r games (the games it played
+before are kept, not replayed) and keeps the better half by win rate on those games (ties: the earlier candidate,
+the scenario's values first), until one is left. Games go where they decide something: every candidate gets a few,
+the last two most.
 
 The search's own estimate of its winner is biased upwards (the best of many noisy estimates). What `tune` reports is a
 *confirmation*: the leader and the scenario's values played on the scenario's seed (``games`` games each, the same
 games for both), their win rates with Wilson intervals and the gain with its interval from the paired per-game
-differences. Each round's leader is confirmed as the round ends (when it is a new one), so an interrupt keeps the
-last confirmed leader; the result is that of the final round's.
+differences. Each stage's winner is confirmed as the stage ends (when it is a new one), so an interrupt keeps the
+last confirmed winner; the result is that of the final stage's.
 """
 from __future__ import annotations
 
@@ -170,7 +172,7 @@ def tune(scenario=None, seat: int | None = None, role: str | None = None, team: 
 
     plan = schedule(candidates + 1, first_round)
     per_stage = sum(k * n for k, n in plan) - sum(k * n // 2 for k, n in plan[1:])
-    total = [stages * per_stage + base.games * (1 + stages * len(plan))]
+    total = [stages * per_stage + base.games * (1 + stages)]
     done = [0]
 
     def step(k: int) -> None:
@@ -200,19 +202,19 @@ def tune(scenario=None, seat: int | None = None, role: str | None = None, team: 
                 rounds.append({"stage": stage, "round": len(rounds), "games": n, "candidates": len(alive),
                                "kept": len(keep), "leader": leader.index, "leader_win_rate": leader.search.mean(n),
                                "scenario_win_rate": cands[0].search.mean(n) if cands[0] in alive else float("nan")})
-                if leader.index != confirmed:
-                    if not before.n:
-                        play([(before, base, base.games)], tgt.objective, step)
-                    same = leader.index == 0
-                    after = before if same else Values()
-                    if not same:
-                        play([(after, tgt.scenario(base, leader.values), base.games)], tgt.objective, step)
-                    confirmations.append(confirm(before, after, base.games, len(rounds) - 1, leader.index,
-                                                 base.seed, same))
-                    confirmed = leader.index
-                else:
-                    total[0] -= base.games
                 alive = keep
+            if leader.index != confirmed:           # the stage's winner, confirmed as the stage ends
+                if not before.n:
+                    play([(before, base, base.games)], tgt.objective, step)
+                same = leader.index == 0
+                after = before if same else Values()
+                if not same:
+                    play([(after, tgt.scenario(base, leader.values), base.games)], tgt.objective, step)
+                confirmations.append(confirm(before, after, base.games, len(rounds) - 1, leader.index, base.seed,
+                                             same))
+                confirmed = leader.index
+            else:
+                total[0] -= base.games
     except KeyboardInterrupt:
         interrupted = True
     meta = {"scenario": base.name, "game": base.game, "title": base.spec().title, "source": base.source,
