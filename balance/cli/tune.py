@@ -31,14 +31,16 @@ from .study import progress_bar
                  help="Candidates drawn from the parameter box (a Sobol sequence) besides the scenario's values."),
     click.option("--first-round", type=click.IntRange(min=100), default=2_000, show_default=True,
                  help="Games each candidate plays in the first round; each round doubles them for the better half."),
+    click.option("--stages", type=click.IntRange(min=1), default=2, show_default=True,
+                 help="Searches, each after the first among candidates in a narrower box around the winner so far."),
     THREADS_OPTION,
     JSON_OPTION,
     click.option("-o", "--out", "out_file", type=click.Path(dir_okay=False),
                  help="Write the tuned scenario here: a TOML file that extends SCENARIO with the tuned values."),
     *EXECUTOR_OPTIONS,
 )
-def tune(scenario, seat, role, team, sets, games, seed, players, candidates, first_round, threads, as_json, out_file,
-         executor, scheduler, workers):
+def tune(scenario, seat, role, team, sets, games, seed, players, candidates, first_round, stages, threads, as_json,
+         out_file, executor, scheduler, workers):
     """Search one strategy's documented parameters (each between its low and high, `balance games`) for the values
     that maximise one seat's (--seat N), one role's (--role NAME) or the team's (--team) win rate, the rest of the
     table as the scenario has it.
@@ -59,8 +61,8 @@ def tune(scenario, seat, role, team, sets, games, seed, players, candidates, fir
     with dask_client(executor, scheduler, workers) as client, progress_bar(None, "games", None) as progress:
         try:
             result = run_tune(scenario, seat, role, team, sets=parse_sets(sets), games=games, seed=seed,
-                              players=players, candidates=candidates, first_round=first_round, threads=threads,
-                              progress=progress, client=client)
+                              players=players, candidates=candidates, first_round=first_round, stages=stages,
+                              threads=threads, progress=progress, client=client)
         except TuneError as err:
             fail(f"{scenario or '<default>'}: {err}")
         except ScenarioError as err:
