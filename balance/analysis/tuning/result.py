@@ -222,7 +222,7 @@ def findings(t: Tuning) -> list[Finding]:
             f"{m['first_round']:,} to {int(t.rounds['games'].max()):,} games each, {m['search_games']:,} games in "
             f"all; the confirmations played {m['confirm_played']:,}.")
     if chosen.index != 0:
-        text += (f" The search's own estimate of the chosen values' gain, {_pp(biased)} points, is biased upwards by "
-                 "the choice; the confirmation is not.")
+        text += (f" The search's own estimate of the chosen values' gain, {_pp(biased)} points on the {n:,} games of "
+                 "the search seed both played, is biased upwards by the choice; the confirmation is not.")
     out.append(said("search", text, biased))
     return out
