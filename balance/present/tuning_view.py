@@ -43,7 +43,8 @@ def confirmations_display(t) -> pd.DataFrame:
 
 def rounds_display(t) -> pd.DataFrame:
     r = t.rounds
-    return pd.DataFrame({"stage": r["stage"] + 1, "round": r["round"] + 1, "games each": r["games"].map(lambda x: f"{x:,}"),
+    return pd.DataFrame({"stage": r["stage"] + 1, "round": r["round"] + 1,
+                         "games each": r["games"].map(lambda x: f"{x:,}"),
                          "candidates": r["candidates"], "kept": r["kept"], "leader": r["leader"],
                          "leader's win rate": r["leader_win_rate"].map(_pct),
                          "scenario's values": r["scenario_win_rate"].map(_pct)})
