@@ -43,3 +43,23 @@ def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: 
     else:
         scenario = load_scenario(scenario, **overrides)
     return run(scenario, RunOptions(**run_kw))
+
+
+def tune(scenario: Scenario | str | Path | dict | None = None, *, seat: int | None = None, role: str | None = None,
+         team: bool = False, **options: Any):
+    """Tune one seat's (``seat=N``), one role's (``role="magic_user"``, with ``seat`` where several seats play it in
+    turn) or the team's (``team=True``) strategy parameters for its win rate, the rest of the table fixed.
+
+    Candidates (the scenario's values and Sobol points of the documented parameter box) race by successive halving on
+    common random numbers of a seed derived from the scenario's; each round's leader is confirmed against the
+    scenario's values on the scenario's own seed. Returns a :class:`~balance.analysis.tuning.Tuning`: ``findings``,
+    ``tuned``, ``confirmation`` (win rates before and after, the paired gain with its 95% interval), ``candidates``,
+    ``rounds``, ``scenario`` (the tuned one) and ``write_fragment(path)``. ``options``: ``sets`` (dotted --set
+    changes), ``games`` (of each confirmation), ``seed``, ``players``, ``candidates``, ``first_round``, ``threads``,
+    ``progress``, ``client`` (:func:`balance.analysis.tuning.tune`).
+
+    >>> t = tune("scenarios/climbing_tower.toml", team=True, games=20_000)     # doctest: +SKIP
+    >>> t.confirmation[["before", "after", "gain", "gain_lo", "gain_hi"]]     # doctest: +SKIP
+    """
+    from .analysis.tuning import tune as run_tune
+    return run_tune(scenario, seat, role, team, **options)

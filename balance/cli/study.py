@@ -36,15 +36,21 @@ def study_options(f):
 
 
 @contextmanager
-def _bar(total, unit, enabled):
-    """A tqdm bar on a terminal (never in CI or a pipe); yields a function given the count so far."""
+def progress_bar(total, unit, enabled):
+    """A tqdm bar on a terminal (never in CI or a pipe); yields a function given the count so far (and the total,
+    when it changes as the command goes)."""
     if not show_progress(enabled):
         yield None
         return
     from tqdm import tqdm
     bar = tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr)
+
+    def update(done, new_total=None):
+        if new_total is not None and new_total != bar.total:
+            bar.total = new_total
+        bar.update(done - bar.n)
     try:
-        yield lambda done: bar.update(done - bar.n)
+        yield update
     finally:
         bar.close()
 
@@ -98,7 +104,7 @@ def compare(a, b, sets, both_sets, games, seed, players, threads, target_ci, max
     if out_dir:
         check_out(out_dir, ("index.html", "summary.md", "differences.png", "compare.csv", "compare.parquet"))
     total = max_games if (target_ci or until_decided) else None
-    with dask_client(executor, scheduler, workers) as client, _bar(total or games, "games", None) as progress:
+    with dask_client(executor, scheduler, workers) as client, progress_bar(total or games, "games", None) as progress:
         result = _call(run_compare, a, b, parse_sets(sets) if sets else None, games=games, seed=seed, players=players,
                        threads=threads, target_ci=target_ci, max_games=max_games, question=question,
                        until_decided=until_decided, alpha=alpha, progress=progress, client=client,
@@ -161,7 +167,7 @@ def sweep(scenario, sets, games, seed, players, threads, target_ci, max_games, a
     cells = 1
     for v in grid.values():
         cells *= len(v)
-    with dask_client(executor, scheduler, workers) as client, _bar(cells, "cells", None) as progress:
+    with dask_client(executor, scheduler, workers) as client, progress_bar(cells, "cells", None) as progress:
         result = _call(run_sweep, scenario, grid, games=games, seed=seed, players=players, threads=threads,
                        target_ci=target_ci, max_games=max_games, progress=progress, client=client)
     _finish(result, out_dir, as_json)
@@ -180,7 +186,7 @@ def cards(scenario, games, seed, players, threads, target_ci, max_games, as_json
     if out_dir:
         check_out(out_dir, ("index.html", "summary.md", "cards.png", "cards.csv", "cards.parquet"))
     with dask_client(executor, scheduler, workers) as client, \
-            _bar(max_games if target_ci else None, "games", None) as progress:
+            progress_bar(max_games if target_ci else None, "games", None) as progress:
         result = _call(run_cards, scenario, games=games, seed=seed, players=players, threads=threads,
                        target_ci=target_ci, max_games=max_games, progress=progress, client=client)
     _finish(result, out_dir, as_json)
@@ -188,5 +194,6 @@ def cards(scenario, games, seed, players, threads, target_ci, max_games, as_json
 
 def register(main: click.Group) -> None:
     """Add the study commands to the `balance` group."""
-    for command in (compare, sweep, cards):
+    from .tune import tune
+    for command in (compare, sweep, cards, tune):
         main.add_command(command)
