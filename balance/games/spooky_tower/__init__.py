@@ -35,6 +35,15 @@ STRATEGIES = {
         (ParamSpec("fragment_weight", 2.0, 0.0, 10.0, "Worth of one Amulet fragment (and of a clock step onto one)."),
          ParamSpec("ghost_weight", 0.5, 0.0, 10.0, "Worth of one expected ghost."),
          ParamSpec("reroll_below", 0.2, -1.0, 10.0, "Reroll when the best action scores below this."))),
+    "lookahead": StrategySpec(
+        "lookahead", 4,
+        "Plays by simulation: at each take-or-flip choice it plays every legal action out `playouts` times to the end "
+        "of the game, the cards nobody can see re-dealt at random and every seat on the `base` strategy, and takes "
+        "the action it won with most often; rerolls, effect targets, pet victims and the Park go to the base "
+        "strategy (docs/strategies.md).",
+        (ParamSpec("playouts", 16.0, 1.0, 256.0, "Playouts per legal action (rounded)."),
+         ParamSpec("base", 1.0, 0.0, 3.0, "Base strategy of the playouts and of the other decisions, by kind: "
+                                          "0 random, 1 ghost_hunter, 2 collector, 3 clock_rusher (its defaults)."))),
 }
 
 

@@ -87,4 +87,9 @@ def compile_rules(components: SpookyTowerComponents, rules: SpookyTowerRules, n_
     params = np.zeros(layout.F_SIZE, np.float64)
     params[layout.F_FEAT:layout.F_FEAT + layout.NV * enums.N_EFFECTS] = public_features(components).ravel()
     fill_ghost_values_nb(params)
+    from . import STRATEGIES
+    for spec in STRATEGIES.values():      # the base strategies' defaults, for a lookahead's playouts
+        if spec.kind < layout.N_BASE_KINDS:
+            row = layout.F_BASE + spec.kind * layout.N_PARAMS
+            params[row:row + len(spec.params)] = spec.vector({})
     return state, params

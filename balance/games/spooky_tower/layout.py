@@ -62,6 +62,11 @@ MISC = _region(8)                             # stack rows, trace rows, scripted
 DICE_SCRIPT = _region(256)                    # scripted dice for rule tests (used while any are left)
 CHOICE_SCRIPT = _region(256)                  # scripted decisions for the "scripted" test strategy
 KINDS = _region(MAX_PLAYERS)                  # strategy kind per seat in this game (set before reset)
+# --- the lookahead's scratch (rules.lookahead): the state a playout starts from, and the cards it re-deals -------
+SAVED_LO = PEND - SC                          # saved: SC .. PEND (everything a decision sees), the streams and MISC,
+SAVED_HI = MISC + 8 - STREAMS                 # and KINDS; PEND and STACK are empty between effects
+SAVE = _region(SAVED_LO + SAVED_HI + MAX_PLAYERS)
+DEAL = _region(max(MAX_PER_VALUE, MAX_GRIMOIRE))  # the unseen cards of one value (or the Grimoire), re-dealt
 # --- compiled rules (read only) --------------------------------------------------------------------------------
 OPT = _region(enums.N_OPT)
 CARD_VALUE = _region(MAX_CARDS)
@@ -85,7 +90,10 @@ BASE_SIZE = _off
 F_FEAT = 0                                    # expected Photo effects per card, [value, effect]
 F_PARAMS = NV * enums.N_EFFECTS               # strategy parameters per seat
 F_GHOST = F_PARAMS + MAX_PLAYERS * N_PARAMS   # ghost value of one card per Building value (strategies.ghost_value_nb)
-F_SIZE = F_GHOST + NV
+F_BASE = F_GHOST + NV                        # default parameters of each base strategy kind a lookahead plays out
+N_BASE_KINDS = 4                              # kinds 0..3 (random, ghost_hunter, collector, clock_rusher)
+F_SAVE = F_BASE + N_BASE_KINDS * N_PARAMS     # every seat's parameters, saved while a lookahead plays out
+F_SIZE = F_SAVE + MAX_PLAYERS * N_PARAMS
 
 # --- named words: each shared scalar (enums.SC_*) and rule option (enums.OPT_*) at its absolute index ------------
 CLOCK = SC + enums.SC_CLOCK                   # clock hand position, 0 = midnight

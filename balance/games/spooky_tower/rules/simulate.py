@@ -10,7 +10,7 @@ from ...kernel_common import add_counter_sums_nb
 from .. import enums
 from ..layout import (KINDS, M_TRACE, N_PARAMS, ROUND, TRACE, TURN, VICTORY, WINNER, at, cnt_at, param_at, pl_at,
                       stream_at)
-from .turn import play_game_nb
+from .game import play_game_nb
 
 
 @rules_jit

@@ -1,4 +1,5 @@
-"""Gameplay Overview: one turn (roll, maybe reroll, take or flip, the Park, extra turns) and a whole game."""
+"""Gameplay Overview: one turn (roll, maybe reroll, take or flip, the Park, extra turns) in three parts, and the game
+played on from a turn with every seat on a base strategy (``game`` plays whole games, lookahead seats included)."""
 from __future__ import annotations
 
 from ....core.jit import rules_jit, rules_jit_inline
@@ -8,7 +9,7 @@ from ..layout import (ACTIVE_SEAT, CLUES_GAINED, EXTRA_TURNS, EXTRA_TURNS_GAINED
                       N_PARK_CARDS, N_PLAYERS, PARK_GHOSTS, PARK_REQ, PARK_TOP, ROUND, STUCK_WITH_TOKEN, TOWN_N, TURN,
                       WINNER, at, hand_n_at, legal_at, pl_at, stack_at)
 from .effects import check_win_nb, flip_cards_nb, resolve_nb, take_card_nb
-from .setup import emit_nb, reset_nb, roll_nb
+from .setup import emit_nb, roll_nb
 
 
 @rules_jit_inline
@@ -67,8 +68,10 @@ def go_to_park_nb(state, p):
 
 
 @rules_jit_inline
-def play_turn_nb(state, params, p, extra):
-    """One turn of seat p: roll (maybe reroll), take or flip (or the clock penalty), the Park, extra turns."""
+def begin_turn_nb(state, params, p, extra):
+    """The start of seat p's turn: 1. Roll Dice, maybe reroll (a stuck player who keeps the token may meet the clock).
+    Returns the legal actions to choose from (rows at ``LEGAL``); 0: none, the clock penalty is due; -1: the turn
+    has no action left."""
     state[TURN] += 1
     state[CLUES_GAINED] = 0
     state[EXTRA_TURNS_GAINED] = 0
@@ -94,17 +97,28 @@ def play_turn_nb(state, params, p, extra):
             if stuck == enums.STUCK_CLOCK:
                 clock_penalty_nb(state, params, p)
             n_legal = -1
+    return n_legal
+
+
+@rules_jit_inline
+def act_nb(state, params, p, n_legal, i):
+    """2. Take a Card or Flip Your Cards: legal row i (of `n_legal` > 0) and what it reveals; the clock penalty when
+    nothing is legal (`n_legal` 0); nothing after a stuck turn (-1)."""
     if n_legal == 0:
         emit_nb(state, enums.EV_STUCK, p, 1, 0, 0)
         clock_penalty_nb(state, params, p)
     elif n_legal > 0:
-        i = strategies.choose_action_nb(state, params, p, n_legal)
         v = state[legal_at(i, 1)]
         if state[legal_at(i, 0)] == enums.ACT_TAKE:
             take_card_nb(state, p, v, 0)
         else:
             flip_cards_nb(state, p, v, state[hand_n_at(p, v)], 0)
         resolve_nb(state, params, p)
+
+
+@rules_jit_inline
+def end_turn_nb(state, params, p):
+    """The end of seat p's turn, unless the game is won: Go to the Park with this turn's clues, count extra turns."""
     if state[WINNER] >= 0:
         return
     if state[CLUES_GAINED] > 0:
@@ -120,31 +134,41 @@ def play_turn_nb(state, params, p, extra):
     state[EXTRA_TURNS_OWED] += gained
 
 
-@rules_jit
-def play_game_nb(state, params, seed, game):
-    """Deal game `game` of run `seed` and play it to the end."""
-    reset_nb(state, seed, game)
-    play_on_nb(state, params)
+@rules_jit_inline
+def base_turn_nb(state, params, p, extra):
+    """One turn of seat p on a heuristic (or the random or scripted) strategy: roll (maybe reroll), take or flip (or
+    the clock penalty), the Park, extra turns. (``game.play_turn_nb`` plays a lookahead seat's turn.)"""
+    n_legal = begin_turn_nb(state, params, p, extra)
+    i = 0
+    if n_legal > 0:
+        i = strategies.choose_action_nb(state, params, p, n_legal)
+    act_nb(state, params, p, n_legal, i)
+    end_turn_nb(state, params, p)
+
+
+@rules_jit_inline
+def capped_nb(state):
+    """The turn cap is reached before a turn starts: the game ends unfinished."""
+    if state[TURN] >= state[MAX_TURNS]:
+        emit_nb(state, enums.EV_CAP, -1, state[TURN], 0, 0)
+        return True
+    return False
+
+
+@rules_jit_inline
+def next_turn_nb(state, p):
+    """Whose turn follows seat p's: an owed extra turn first (seat, 1), else the next seat clockwise (seat, 0)."""
+    if state[EXTRA_TURNS_OWED] > 0:
+        state[EXTRA_TURNS_OWED] -= 1
+        return p, 1
+    return (p + 1 if p + 1 < state[N_PLAYERS] else 0), 0
 
 
 @rules_jit
-def play_on_nb(state, params):
-    """Gameplay Overview: seat 0 starts, turns go clockwise, extra turns first, until a win or the turn cap."""
-    n_players = state[N_PLAYERS]
-    max_turns = state[MAX_TURNS]
-    p = 0
-    extra = 0
-    while True:
-        if state[TURN] >= max_turns:
-            emit_nb(state, enums.EV_CAP, -1, state[TURN], 0, 0)
-            return
-        play_turn_nb(state, params, p, extra)
+def play_out_nb(state, params, p, extra):
+    """The game from seat p's turn on, every seat on a base strategy (a lookahead's playouts; see ``game``)."""
+    while not capped_nb(state):
+        base_turn_nb(state, params, p, extra)
         if state[WINNER] >= 0:
             return
-        if state[EXTRA_TURNS_OWED] > 0:
-            state[EXTRA_TURNS_OWED] -= 1
-            extra = 1
-        else:
-            p = p + 1 if p + 1 < n_players else 0
-            extra = 0
-
+        p, extra = next_turn_nb(state, p)

@@ -10,3 +10,4 @@ SCRIPTED = 9         # tests only: decisions read from the choice script (then: 
 
 TARGET_TAKE = 0
 TARGET_FLIP = 1
+LOOKAHEAD = 4        # plays each legal action out with a base strategy (rules.lookahead); not dispatched here
