@@ -26,8 +26,8 @@ def jitted(module):
 
 def test_rule_functions_compile_without_the_numba_runtime():
     found = 0
-    for module in (rules.effects, rules.setup, rules.simulate, rules.turn, strategies, strategies.heuristics,
-                   strategies.scripted, strategies.valuation, layout, rng):
+    for module in (rules.effects, rules.setup, rules.simulate, rules.turn, rules.game, rules.lookahead, strategies,
+                   strategies.heuristics, strategies.scripted, strategies.valuation, layout, rng):
         for name, fn in jitted(module).items():
             if name in ALLOCATING:
                 continue
@@ -48,6 +48,8 @@ BOUNDSCHECK_VARIANTS = [
          rules={"effect_order": "takes_first", "flip_scope": "building", "stuck_with_token": "clock",
                 "extra_turns": "stack"}),
     dict(players=4, strategy={"name": "ghost_hunter"}, rules={"stuck_with_token": "reroll"}),
+    dict(players=3, seat_rotation=True, seats=[{"name": "lookahead", "playouts": 3}, {"name": "ghost_hunter"},
+                                               {"name": "lookahead", "playouts": 2, "base": 0}]),
 ]
 
 

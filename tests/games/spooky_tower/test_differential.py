@@ -2,7 +2,7 @@
 
 Every case plays the same (scenario, seed, game) in both engines and asserts identical event lists and identical
 final counts (per-player counters, shared scalars, per-(seat, value) counters, the Town and every hand, the number of
-random draws). Cases cover every strategy kind, mixed tables of 2-4 players, each non-default rule option, the
+random draws). Cases cover every strategy kind (the lookahead too), mixed tables of 2-4 players, each non-default rule option, the
 rulebook's value-1 Building, a stress variant that drives the rare branches (stolen pets, lost effects, extra
 turns, empty Grimoire, the turn cap) and scripted games (dice, Town stacks, choices). The batch kernel
 (``run_chunk``) is checked against single traced games.
@@ -83,6 +83,11 @@ CASES = [
     ("stress", stress_components(), SpookyTowerRules(effect_order="takes_first", flip_scope="building",
                                                      extra_turns="stack"), MIXED[4], 80, 400),
     ("stress-random", stress_components(), RULES, ("random",) * 3, 80, 300),
+    # the lookahead's playouts run in the kernel from the reference's public view (reference/view.py)
+    ("lookahead-3", DEFAULT, RULES, ("lookahead", "ghost_hunter", "clock_rusher"), 1000, 120),
+    ("lookahead-stress", stress_components(), SpookyTowerRules(effect_order="takes_first", flip_scope="building",
+                                                               extra_turns="stack"),
+     ("lookahead", "random", "collector", "lookahead"), 80, 120),
 ]
 GAMES_COVERED = sum(c[-1] for c in CASES)
 

@@ -163,7 +163,7 @@ class Table(StrategyView, Effects):
             self.emit(enums.EV_STUCK, seat, 1)
             self.clock_penalty()
         else:
-            act, v = self.choose(strategies.choose_action_nb, legal, legal=legal)
+            act, v = self.choose_action(legal)
             if act == enums.ACT_TAKE:
                 self.resolve_all(self.take_building(me, v, by_effect=False))
             else:
