@@ -34,6 +34,15 @@ STRATEGIES = {
                            "buys; plays as the weights say.",
         _weights(1.5, 1.5) + (ParamSpec("keep", 6.0, 0.0, 40.0, "Deck size above which it removes a card with U "
                                                                 "before buying."),)),
+    "lookahead": StrategySpec(
+        "lookahead", 4,
+        "Plays by simulation: at each turn with a choice it plays every legal row out `playouts` times to the end of "
+        "the game, what the seat cannot see re-dealt at random (the draw pile, the partner's hand unless the players "
+        "may communicate, the supply piles' order) and both seats on the `base` strategy, and takes the row the team "
+        "won with most often; swords and the build phase go to the base strategy (docs/strategies.md).",
+        (ParamSpec("playouts", 16.0, 1.0, 256.0, "Playouts per legal row (rounded)."),
+         ParamSpec("base", 1.0, 0.0, 3.0, "Base strategy of the playouts and of the other decisions, by kind: "
+                                          "0 random, 1 climber, 2 skeleton_farmer, 3 deck_thinner (its defaults)."))),
 }
 
 

@@ -81,7 +81,13 @@ def compile_rules(c: ClimbingTowerComponents, r: ClimbingTowerRules) -> tuple[np
         row = _tower_row(state, layout.BOSS_ROW + side, b.floors, code, enums.SKILL_NONE)
         state[row + layout.TF_HP] = b.hp
         state[row + layout.TF_SAME_ROUND], state[row + layout.TF_BOTH] = int(b.same_round), int(b.both_pawns)
-    return state, np.zeros(layout.F_SIZE, np.float64)
+    params = np.zeros(layout.F_SIZE, np.float64)
+    from . import STRATEGIES
+    for spec in STRATEGIES.values():      # the base strategies' defaults, for a lookahead's playouts
+        if spec.kind < layout.N_BASE_KINDS:
+            row = layout.F_BASE + spec.kind * layout.N_PARAMS
+            params[row:row + len(spec.params)] = spec.vector({})
+    return state, params
 
 
 def _tower_row(state, t, floors, code, skill) -> int:

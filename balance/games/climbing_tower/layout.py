@@ -232,6 +232,7 @@ VIEW_PARTNER_N = _region(1)        # cards in the partner's hand when visible, e
 VIEW_PARTNER = _region(1)          # the partner's hand when visible as a set (bit c: card c), else 0
 KINDS = _region(2)
 STREAMS = _region(3 * STREAM_WORDS)   # 0: shuffles; 1, 2: the seats' strategy streams
+LOOK = _region(2)                  # a lookahead seat's playouts per turn decision (rules.lookahead); 0: no search
 
 # --- test scripts -----------------------------------------------------------------------------------------------------
 CHOICE_SCRIPT = _region(512)
@@ -241,11 +242,19 @@ M_CHOICE_I = _region(1)
 M_DEAL_N = _region(1)
 M_DEAL_I = _region(1)
 M_TRACE = _region(1)
+# --- the lookahead's scratch (rules.lookahead): the state a playout starts from, and the cards it re-deals ---------
+SAVED_LO = CHOICE_SCRIPT - SC      # saved: SC .. the scripts (every word a game changes), and the script and trace
+SAVED_HI = M_TRACE + 1 - M_CHOICE_N    # counters; the scripts themselves are read only
+SAVE = _region(SAVED_LO + SAVED_HI)
+DEAL = _region(MAX_CARDS)          # the hidden cards of one pool, in card-id order, then re-dealt
 STATE_SIZE = _off
 TRACE = STATE_SIZE                  # trace rows follow when the array is longer
 
 F_PARAMS = 0
-F_SIZE = 2 * N_PARAMS
+F_BASE = 2 * N_PARAMS              # default parameters of each base strategy kind a lookahead plays out
+N_BASE_KINDS = 4                   # kinds 0..3 (random, climber, skeleton_farmer, deck_thinner)
+F_SAVE = F_BASE + N_BASE_KINDS * N_PARAMS   # both seats' parameters, saved while a lookahead plays out
+F_SIZE = F_SAVE + 2 * N_PARAMS
 
 
 

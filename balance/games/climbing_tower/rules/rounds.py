@@ -1,6 +1,7 @@
 """Climbing Tower's rounds (rulebook, Flow of play): set-up, then rounds up to the round limit, each a play phase
 (``play``), a build phase and a next-round phase (``build``); the game ends the moment the BOSS falls (the team wins)
-or after the last round's play phase (the team loses)."""
+or after the last round's play phase (the team loses). A round is split (start, turns, end) so that a lookahead's
+playout can take one action and play on with the same rules; ``game`` plays whole games, lookahead seats included."""
 from __future__ import annotations
 
 from ....core.jit import rules_jit_flat
@@ -11,13 +12,25 @@ from ..layout import (BLOCKED_SEAT, CC_IN_DECK_END, DECK_SIZE, FN_FLOOR, FREE_PL
                       TEAM_DECK_END, TOP_CARD, at, cc_at, final_at, pl_at)
 from .build import build_one_nb, build_options_nb, build_row_nb, next_round_nb, return_cards_nb, skill_gold_nb
 from .play import apply_nb, blocked_nb, deal_nb, end_game_nb, end_play_nb, legal_nb, pass_nb, turn_row_nb
-from .setup import emit_nb, reset_nb
+from .setup import emit_nb
 
 
 @rules_jit_flat
-def play_phase_nb(state, params, start):
-    """1. Play phase: deal, then turns alternate from the start player until both hands are empty or a player
-    holding cards cannot act. Returns 1 when the BOSS falls."""
+def start_round_nb(state):
+    """The next round begins (the start player alternates from the first player, or is always the first, by
+    option), and its play phase is dealt. Returns the start player."""
+    r = state[ROUND] + 1
+    state[ROUND] = r
+    start = (r - 1) % 2 if state[OPTION_START_PLAYER] == enums.START_ALTERNATE else 0
+    state[START_PLAYER] = start
+    emit_nb(state, enums.EV_ROUND, start, r, state[DECK_SIZE], 0)
+    open_play_nb(state, start)
+    return start
+
+
+@rules_jit_flat
+def open_play_nb(state, start):
+    """1. Play phase, its start: nothing used or offered yet this round, no top card; the deal."""
     for p in range(2):
         state[pl_at(p, PL_REDRAWS)] = 0
         state[pl_at(p, PL_OFFERED)] = 0
@@ -26,23 +39,73 @@ def play_phase_nb(state, params, start):
     state[FREE_PLAY_USED] = 0
     state[BLOCKED_SEAT] = -1
     deal_nb(state, start)
-    p = start
-    while state[pl_at(0, PL_HAND_N)] > 0 or state[pl_at(1, PL_HAND_N)] > 0:
-        n = legal_nb(state, p)
-        if n == 0:
-            if state[pl_at(p, PL_HAND_N)] > 0:
-                blocked_nb(state, p)
-                return 0
-            pass_nb(state, p)
-        else:
-            strategies.fill_view_nb(state, p)
-            i = strategies.turn_nb(state, params, p, n)
-            if i < 0 or i >= n:
-                i = 0
-            act, c = turn_row_nb(state, p, i)
-            if apply_nb(state, params, p, act, c):
-                return 1
+
+
+@rules_jit_flat
+def hands_left_nb(state):
+    """1. Play phase: turns go on while a hand holds cards."""
+    return state[pl_at(0, PL_HAND_N)] > 0 or state[pl_at(1, PL_HAND_N)] > 0
+
+
+@rules_jit_flat
+def begin_turn_nb(state, p):
+    """Seat p's turn: its legal rows (at ``CAND``, rules.play.legal_nb) to choose from; 0: an empty hand passes;
+    -1: a hand with no legal action ends the round (blocked)."""
+    n = legal_nb(state, p)
+    if n == 0:
+        if state[pl_at(p, PL_HAND_N)] > 0:
+            blocked_nb(state, p)
+            return -1
+        pass_nb(state, p)
+    return n
+
+
+@rules_jit_flat
+def base_choice_nb(state, params, p, n):
+    """Seat p's strategy picks one of its n legal rows, seeing what its view allows."""
+    strategies.fill_view_nb(state, p)
+    return strategies.turn_nb(state, params, p, n)
+
+
+@rules_jit_flat
+def act_nb(state, params, p, n, i):
+    """Row i of seat p's n legal rows carried out (row 0 for an answer out of range). Returns 1 when the BOSS
+    falls."""
+    if i < 0 or i >= n:
+        i = 0
+    act, c = turn_row_nb(state, p, i)
+    return apply_nb(state, params, p, act, c)
+
+
+@rules_jit_flat
+def base_turns_nb(state, params, p):
+    """The play phase on from seat p's turn, every seat on its strategy with no search (a lookahead's playouts;
+    ``game.turns_nb`` plays the real game's turns). Returns 1 when the BOSS falls."""
+    while hands_left_nb(state):
+        n = begin_turn_nb(state, p)
+        if n < 0:
+            return 0
+        if n > 0 and act_nb(state, params, p, n, base_choice_nb(state, params, p, n)):
+            return 1
         p = 1 - p
+    return 0
+
+
+@rules_jit_flat
+def end_round_nb(state, params, won, start):
+    """The rest of the round after its play phase (`won`: the BOSS fell): the game's end, or the end of the play
+    phase, the build phase and the next-round phase. Returns 1 when the game is over."""
+    if won:
+        return_cards_nb(state)
+        finish_nb(state, 1)
+        return 1
+    end_play_nb(state)
+    return_cards_nb(state)
+    if state[ROUND] == state[ROUND_LIMIT]:
+        finish_nb(state, 0)
+        return 1
+    build_phase_nb(state, params, start)
+    next_round_nb(state)
     return 0
 
 
@@ -64,33 +127,13 @@ def build_phase_nb(state, params, builder):
 
 
 @rules_jit_flat
-def play_game_nb(state, params, seed, game):
-    """Set up game `game` of run `seed` and play it to the end."""
-    reset_nb(state, seed, game)
-    play_on_nb(state, params)
-
-
-@rules_jit_flat
-def play_on_nb(state, params):
-    """Rounds from the next one until the BOSS falls or the round limit: the start player alternates from the first
-    player (or is always the first, by option)."""
-    limit = state[ROUND_LIMIT]
-    while state[ROUND] < limit:
-        r = state[ROUND] + 1
-        state[ROUND] = r
-        start = (r - 1) % 2 if state[OPTION_START_PLAYER] == enums.START_ALTERNATE else 0
-        state[START_PLAYER] = start
-        emit_nb(state, enums.EV_ROUND, start, r, state[DECK_SIZE], 0)
-        if play_phase_nb(state, params, start):
-            return_cards_nb(state)
-            finish_nb(state, 1)
+def play_out_nb(state, params):
+    """The game from the next round on, every seat on its strategy with no search (a lookahead's playouts;
+    ``game.play_on_nb`` plays the real game). Rounds go on until the BOSS falls or the round limit."""
+    while state[ROUND] < state[ROUND_LIMIT]:
+        start = start_round_nb(state)
+        if end_round_nb(state, params, base_turns_nb(state, params, start), start):
             return
-        end_play_nb(state)
-        return_cards_nb(state)
-        if r == limit:
-            break
-        build_phase_nb(state, params, start)
-        next_round_nb(state)
     finish_nb(state, 0)
 
 

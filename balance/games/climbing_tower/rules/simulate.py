@@ -9,21 +9,27 @@ from numba import njit, prange
 from ....core.jit import rules_jit_flat
 from ...driver import read_trace
 from ...kernel_common import add_counter_sums_nb, load_script
-from ..layout import (BOSS_SIDE, CCNT, CHOICE_SCRIPT, DEAL_SCRIPT, KINDS, M_CHOICE_I, M_CHOICE_N, M_DEAL_I, M_DEAL_N,
-                      M_TRACE, N_CARDS, N_CC, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, ROUND, TEAM, TOWER_LABEL,
+from ..layout import (BOSS_SIDE, CCNT, CHOICE_SCRIPT, DEAL_SCRIPT, KINDS, LOOK, M_CHOICE_I, M_CHOICE_N, M_DEAL_I,
+                      M_DEAL_N, M_TRACE, N_CARDS, N_CC, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, ROUND, TEAM, TOWER_LABEL,
                       TRACE, TURN, VICTORY, WINNER, at, final_at, param_at, sk_at, stream_at)
-from .rounds import play_game_nb
+from ..strategies import LOOKAHEAD
+from .game import play_game_nb
+from .lookahead import seat_nb
 
 
 @rules_jit_flat
 def seat_lineup_nb(state, params, lineup_kinds, lineup_params, rotate, game, slots):
-    """Seat s plays lineup slot (s + game) mod 2 when seats rotate, slot s otherwise."""
+    """Seat s plays lineup slot (s + game) mod 2 when seats rotate, slot s otherwise (a lookahead seat: its base
+    strategy, searching its turns, ``lookahead.seat_nb``)."""
     for seat in range(2):
         k = (seat + game) % 2 if rotate else seat
         slots[seat] = k
         state[at(KINDS, seat)] = lineup_kinds[k]
+        state[at(LOOK, seat)] = 0
         for j in range(N_PARAMS):
             params[param_at(seat, j)] = lineup_params[k, j]
+        if lineup_kinds[k] == LOOKAHEAD:
+            seat_nb(state, params, seat)
 
 
 @rules_jit_flat

@@ -32,6 +32,7 @@ RANDOM = 0
 CLIMBER = 1
 FARMER = 2
 THINNER = 3
+LOOKAHEAD = 4       # a base strategy whose turn decisions are searched (rules.lookahead); not dispatched here
 SCRIPTED = 9
 
 
