@@ -40,7 +40,7 @@ STRATEGIES = {
         "the game, what the seat cannot see re-dealt at random (the draw pile, the partner's hand unless the players "
         "may communicate, the supply piles' order) and both seats on the `base` strategy, and takes the row the team "
         "won with most often; swords and the build phase go to the base strategy (docs/strategies.md).",
-        (ParamSpec("playouts", 16.0, 1.0, 256.0, "Playouts per legal row (rounded)."),
+        (ParamSpec("playouts", 64.0, 1.0, 512.0, "Playouts per legal row (rounded)."),
          ParamSpec("base", 1.0, 0.0, 3.0, "Base strategy of the playouts and of the other decisions, by kind: "
                                           "0 random, 1 climber, 2 skeleton_farmer, 3 deck_thinner (its defaults)."))),
 }

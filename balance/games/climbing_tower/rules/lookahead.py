@@ -7,7 +7,8 @@ cannot see, carries out the row and plays the game on with the game's own rules 
 end of the play phase, ``rounds.end_round_nb``, then ``rounds.play_out_nb``), both seats on the base strategy with
 its default parameters. The row whose playouts the team wins most often is taken; of equals, the base strategy's own
 choice (tried first: once all its playouts win, no row can beat it and the others are not tried), then the first
-row in the order ``rules.play.legal_nb`` offers them. Swords and the build phase are the base strategy's: a lookahead seat *is* its
+row in the order ``rules.play.legal_nb`` offers them. A row stops being played out once it can no longer beat the
+best so far (the same decision, sooner). Swords and the build phase are the base strategy's: a lookahead seat *is* its
 base strategy (kind and parameters, set by :func:`seat_nb`) with ``LOOK`` playouts per turn decision.
 
 What the seat cannot see, and a playout re-deals (:func:`redeal_nb`), is what its view (``strategies.fill_view_nb``)
@@ -151,10 +152,13 @@ def playout_nb(state, params, p, n, i, key, j, base):
 
 
 @rules_jit_flat
-def wins_nb(state, params, p, n, i, key, playouts, base):
-    """The team's wins in the `playouts` playouts of legal row i; the state restored after each."""
+def wins_nb(state, params, p, n, i, key, playouts, base, beat):
+    """The team's wins in the `playouts` playouts of legal row i, the state restored after each; counting stops once
+    the row can no longer win more than `beat` times (it then returns at most `beat`: the same decision, sooner)."""
     wins = 0
     for j in range(playouts):
+        if wins + playouts - j <= beat:
+            break
         playout_nb(state, params, p, n, i, key, j, base)
         wins += state[WINNER] == 0
         restore_nb(state, params)
@@ -169,10 +173,10 @@ def search_nb(state, params, p, n, playouts, base, first):
     key = flat_word_nb(state, stream_at(1 + p))
     save_nb(state, params)
     best = first
-    best_wins = wins_nb(state, params, p, n, first, key, playouts, base)
+    best_wins = wins_nb(state, params, p, n, first, key, playouts, base, -1)
     for i in range(n):
         if i != first and best_wins < playouts:
-            wins = wins_nb(state, params, p, n, i, key, playouts, base)
+            wins = wins_nb(state, params, p, n, i, key, playouts, base, best_wins)
             if wins > best_wins:
                 best_wins = wins
                 best = i
