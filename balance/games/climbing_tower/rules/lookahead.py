@@ -118,7 +118,9 @@ def redeal_nb(state, p):
             k += 1
     top = state[DRAW_PILE_TOP]
     for i in range(top, state[DECK_SIZE]):
-        state[at(DECK, i)] = state[at(DEAL, k)]
+        c = state[at(DEAL, k)]
+        state[at(DECK, i)] = c
+        state[at(LOC, c)] = enums.LOC_DECK
         k += 1
     m = 0
     for i in range(state[DECK_SIZE]):     # the cards of the round out of the draw pile (rules.build.return_cards_nb)
