@@ -140,6 +140,14 @@ CASES += [
                           rules={"left_behind": "stay", "round_limit": 20}, rotation=True), 200),
     ("crowded-never", dict(seats=["skeleton_farmer", "climber"], components=crowded_components(),
                            rules={"top_up": "never", "round_limit": 20}, rotation=True), 150),
+    # a lookahead seat's turns: the kernel's search, run by the reference from its own pieces (reference/lookahead.py)
+    ("lookahead+farmer", dict(seats=[{"name": "lookahead", "playouts": 3}, "skeleton_farmer"], rotation=True), 30),
+    ("lookahead-stress", dict(seats=[{"name": "lookahead", "playouts": 2, "base": 0},
+                                     {"name": "lookahead", "playouts": 2, "base": 3}],
+                              components=stress_components(), rules={"supply": "easy", "communication": "never"},
+                              rotation=True), 20),
+    ("lookahead-always", dict(seats=[{"name": "lookahead", "playouts": 2, "base": 2}, "random"],
+                              rules={"communication": "always", "hand_size": 5, "starting_level2": 4}), 20),
 ]
 GAMES_COVERED = sum(c[-1] for c in CASES)
 

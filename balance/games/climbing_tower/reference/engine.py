@@ -32,12 +32,16 @@ import numpy as np
 from ....core.rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream
 from .. import enums
 from .. import layout
+from .. import STRATEGIES
 from ..components import TOKENS, ClimbingTowerComponents, ClimbingTowerRules
 from .build import BuildAndNextRound
 from .pieces import ReferenceGame, Snapshot, StandingView
 from .play import PlayPhase
 from .setup import SetUp
+from .lookahead import LookaheadSeat
 from .strategies import ChoiceScript, PlayCard, Strategy, View
+
+LOOKAHEAD = 4               # the lookahead kind (``STRATEGIES["lookahead"]``): its base strategy, turns searched
 
 MAX_SCRIPT = 512            # the kernel's script regions (``layout.CHOICE_SCRIPT``, ``layout.DEAL_SCRIPT``)
 LEFT, RIGHT = enums.LEFT, enums.RIGHT
@@ -64,7 +68,16 @@ class Table(SetUp, PlayPhase, BuildAndNextRound):
         self.shuffle_stream = PyStream(self.seed, self.game, PURPOSE_SHUFFLE)
         self.strategy_streams = [PyStream(self.seed, self.game, PURPOSE_STRATEGY + p) for p in range(2)]
         script = ChoiceScript(choices)
-        self.strategies = [Strategy(self.kinds[p], params[p], self.strategy_streams[p], script) for p in range(2)]
+        self.lookahead: dict[int, LookaheadSeat] = {}     # a lookahead seat plays its base strategy, turns searched
+        played = list(self.kinds)
+        params = [list(params[p]) for p in range(2)]
+        for p in range(2):
+            if self.kinds[p] == LOOKAHEAD:
+                playouts, base = max(1, int(params[p][0] + 0.5)), min(3, max(0, int(params[p][1] + 0.5)))
+                played[p] = base
+                params[p] = next(spec for spec in STRATEGIES.values() if spec.kind == base).vector({})
+                self.lookahead[p] = LookaheadSeat(self, p, playouts, base)
+        self.strategies = [Strategy(played[p], params[p], self.strategy_streams[p], script) for p in range(2)]
         self.deal_script = [int(c) for c in deals]
         self.events: list[tuple[int, int, int, int, int]] = []
         self.snapshots: list[Snapshot] = []

@@ -35,6 +35,8 @@ class PlayPhase:
                 i = self.strategies[seat].turn(self.view(seat), rows, self.cards)
                 if not 0 <= i < len(rows):
                     i = 0
+                if seat in self.lookahead and len(rows) > 1:
+                    i = self.lookahead[seat].choose(rows, i)
                 act, card = rows[i]
                 if self.take_action(me, act, card):
                     self.take_snapshot()
