@@ -147,9 +147,9 @@ def test_flat_symbols_are_told_apart_from_wrappers_and_other_functions():
 @needs_patches
 def test_climbing_tower_rules_are_flat():
     from balance.games.climbing_tower import strategies as ct_strategies
-    from balance.games.climbing_tower.rules import build, play, rounds, setup, simulate
+    from balance.games.climbing_tower.rules import build, game, lookahead, play, rounds, setup, simulate
     from balance.games.climbing_tower.strategies import heuristics
-    for module in (simulate, rounds, play, build, setup, ct_strategies, heuristics):
+    for module in (simulate, game, lookahead, rounds, play, build, setup, ct_strategies, heuristics):
         for name, fn in jitted(module).items():
             if name in ALLOCATING:
                 continue
