@@ -12,7 +12,7 @@ from ...kernel_common import add_counter_sums_nb, load_script
 from ..layout import (BOSS_SIDE, CCNT, CHOICE_SCRIPT, DEAL_SCRIPT, KINDS, LOOK, M_CHOICE_I, M_CHOICE_N, M_DEAL_I,
                       M_DEAL_N, M_TRACE, N_CARDS, N_CC, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, ROUND, TEAM, TOWER_LABEL,
                       TRACE, TURN, VICTORY, WINNER, at, final_at, param_at, sk_at, stream_at)
-from ..strategies import LOOKAHEAD
+from .. import strategies
 from .game import play_game_nb
 from .lookahead import seat_nb
 
@@ -28,7 +28,7 @@ def seat_lineup_nb(state, params, lineup_kinds, lineup_params, rotate, game, slo
         state[at(LOOK, seat)] = 0
         for j in range(N_PARAMS):
             params[param_at(seat, j)] = lineup_params[k, j]
-        if lineup_kinds[k] == LOOKAHEAD:
+        if lineup_kinds[k] == strategies.LOOKAHEAD:
             seat_nb(state, params, seat)
 
 
