@@ -336,6 +336,24 @@ def test_skeleton_tokens_are_conserved_and_gold_is_never_carried(name):
     assert cost["rounds"] > TRACED * 5
 
 
+def test_lookahead_games_keep_every_invariant():
+    """A lookahead seat plays its playouts on the game's own state (their trace rows written over) and restores it:
+    its traced games pass the token, card and final-place checks, on both views (hands hidden, and always shown)."""
+    for talk in ("never", "always"):
+        sc = load_scenario({"game": "climbing_tower", "players": 2, "seed": 4, "seat_rotation": True,
+                            "seats": [{"name": "lookahead", "playouts": 3}, {"name": "lookahead", "playouts": 2,
+                                                                             "base": 0}],
+                            "rules": {"communication": talk, "supply": "easy"}})
+        compiled = compile_scenario(sc)
+        cost = {"rounds": 0}
+        for game in range(30):
+            events, s = K.trace_game(compiled, sc.seed, game)
+            follow_tokens(events, s, cost)
+            follow_cards(events)
+            final_places(sc, s)
+        assert cost["rounds"] > 30 * 5
+
+
 def test_the_card_check_can_fail():
     """A buy whose row names the wrong pile, or a deal out of the shuffled order, is caught."""
     sc = random_scenario()                      # Easy supply: two Level 2 piles
