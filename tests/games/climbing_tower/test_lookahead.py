@@ -245,13 +245,15 @@ def test_games_are_the_same_on_any_thread_count_and_chunking():
 
 
 def test_it_beats_its_base_strategy():
-    """Two lookahead seats on 64 playouts win more of the same games than two climbers (measured: 88% against 76%
-    on 300 games, docs/strategies.md)."""
-    n = 120
-    look = run_chunk(lookahead_table(playouts=64), seed=2, rotate=True, game0=0, n_games=n, n_blocks=2)
+    """Two lookahead seats on 64 playouts win more of the same games than two climbers (measured on 10,000 games of
+    the shipped scenario: 90.4% against 77.7%, docs/strategies.md; a game's paired difference has a standard
+    deviation of about 0.48, so 200 games put the expected gap of 26 wins about 4 deviations above the 6 asked)."""
+    n = 200
+    look = run_chunk(lookahead_table(playouts=64), seed=3, rotate=True, game0=0, n_games=n, n_blocks=2)
     s0, f0, kinds, params, rot = lookahead_table()
     kinds[:] = CLIMBER
     params[:] = 0
     params[:, :4] = STRATEGIES["climber"].vector({})
-    base = run_chunk((s0, f0, kinds, params, rot), seed=2, rotate=True, game0=0, n_games=n, n_blocks=2)
-    assert (look["winner"] == 0).sum() >= (base["winner"] == 0).sum() + 6
+    base = run_chunk((s0, f0, kinds, params, rot), seed=3, rotate=True, game0=0, n_games=n, n_blocks=2)
+    gained = int((look["winner"] == 0).sum() - (base["winner"] == 0).sum())
+    assert gained >= 6, gained

@@ -30,7 +30,7 @@ from ....core.rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_init_nb, flat_s
 from .. import enums
 from .. import strategies
 from ..layout import (DEAL, DECK, DECK_SIZE, DRAW_PILE_TOP, F_BASE, F_SAVE, KINDS, LOC, LOOK, M_CHOICE_N, M_DEAL_I,
-                      M_DEAL_N, N_BASE_KINDS, N_CARDS, N_PARAMS, OWNED, PILE_NEXT, PILE_SIZE, PL_DOWN, PL_HAND_N, SAVE,
+                      M_DEAL_N, N_BASE_KINDS, N_CARDS, N_PARAMS, OWNED, PILE_NEXT, PL_DOWN, PL_HAND_N, SAVE,
                       SAVED_HI, SAVED_LO, SC, START_PLAYER, VIEW_TALK, WINNER, at, hand_at, param_at, pile_at, pl_at,
                       stream_at)
 from .rounds import act_nb, base_choice_nb, base_turns_nb, end_round_nb, play_out_nb

@@ -10,8 +10,8 @@ from ....core.jit import rules_jit_flat
 from ...driver import read_trace
 from ...kernel_common import add_counter_sums_nb, load_script
 from ..layout import (BOSS_SIDE, CCNT, CHOICE_SCRIPT, DEAL_SCRIPT, KINDS, LOOK, M_CHOICE_I, M_CHOICE_N, M_DEAL_I,
-                      M_DEAL_N, M_TRACE, N_CARDS, N_CC, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, ROUND, TEAM, TOWER_LABEL,
-                      TRACE, TURN, VICTORY, WINNER, at, final_at, param_at, sk_at, stream_at)
+                      M_DEAL_N, M_TRACE, N_CARDS, N_CC, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, ROUND, TEAM,
+                      TOWER_LABEL, TRACE, TURN, VICTORY, WINNER, at, final_at, param_at, sk_at, stream_at)
 from .. import strategies
 from .game import play_game_nb
 from .lookahead import seat_nb
