@@ -1,5 +1,5 @@
 """The machinery of the differential tests for The Haunted Tower: the Numba kernel against the readable reference
-engine (``balance/games/haunted_tower/reference.py``), event for event, on thousands of games.
+engine (``balance/games/haunted_tower/reference/``), event for event, on thousands of games.
 
 Shared by ``test_differential_haunted.py`` (every strategy at every table size, mixed tables, the batch kernel,
 scripted games, the reference's view and snapshots) and ``test_differential_haunted_options.py`` (every rule option
@@ -20,7 +20,7 @@ import numpy as np
 
 from balance.games.haunted_tower import STRATEGIES, compile_scenario
 from balance.games.haunted_tower import enums as E
-from balance.games.haunted_tower import kernel as K
+from balance.games.haunted_tower import rules as K
 from balance.games.haunted_tower import layout as L
 from balance.games.haunted_tower.components import hero_list, monster_table
 from balance.games.haunted_tower.reference import play_scenario

@@ -27,14 +27,14 @@ import numpy as np
 import balance
 from balance.games.haunted_tower import board as B
 from balance.games.haunted_tower import board_of, compile_scenario
-from balance.games.haunted_tower import combat as C
+from balance.games.haunted_tower.rules import combat as C
 from balance.games.haunted_tower import enums as E
-from balance.games.haunted_tower import kernel as K
+from balance.games.haunted_tower import rules as K
 from balance.games.haunted_tower import layout as L
-from balance.games.haunted_tower import pieces as P
-from balance.games.haunted_tower import setup as SU
+from balance.games.haunted_tower.rules import pieces as P
+from balance.games.haunted_tower.rules import setup as SU
 from balance.games.haunted_tower import strategies as S
-from balance.games.haunted_tower.arrays import chit_contents
+from balance.games.haunted_tower.compile import chit_contents
 
 SENTINEL = 7777                      # after the scripted decisions: one decision more is an illegal answer
 FREE_CLIMB = 2                       # board.dist table with climbing allowed everywhere

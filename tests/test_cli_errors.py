@@ -23,6 +23,12 @@ SHIPPED = {"spooky_tower": "spooky_tower.toml", "haunted_tower": "haunted_tower.
            "climbing_tower": "climbing_tower.toml"}
 
 
+def _rules(game: str):
+    """The module a game's replay takes ``trace_game`` from: its ``rules`` package (``kernel`` where a game has none)."""
+    name = "rules" if (ROOT / "balance" / "games" / game / "rules").is_dir() else "kernel"
+    return importlib.import_module(f"balance.games.{game}.{name}")
+
+
 def _drop_last_event(module):
     """A kernel whose traced games lose their last event: the bug an engine disagreement reports."""
     real = module.trace_game
@@ -35,7 +41,7 @@ def _drop_last_event(module):
 
 @pytest.mark.parametrize("game", sorted(SHIPPED))
 def test_an_engine_disagreement_in_replay_is_one_line_naming_scenario_seed_game_and_what_to_send(game, monkeypatch):
-    kernel = importlib.import_module(f"balance.games.{game}.kernel")
+    kernel = _rules(game)
     monkeypatch.setattr(kernel, "trace_game", _drop_last_event(kernel))
     scenario = f"scenarios/{SHIPPED[game]}"
     monkeypatch.chdir(ROOT)
@@ -58,7 +64,7 @@ def test_an_engine_disagreement_in_replay_is_one_line_naming_scenario_seed_game_
 def test_every_game_raises_the_dedicated_type_on_a_disagreement(monkeypatch):
     from balance.scenario import load_scenario
     for game in sorted(SHIPPED):
-        kernel = importlib.import_module(f"balance.games.{game}.kernel")
+        kernel = _rules(game)
         monkeypatch.setattr(kernel, "trace_game", _drop_last_event(kernel))
         sc = load_scenario(ROOT / "scenarios" / SHIPPED[game])
         with pytest.raises(EngineDisagreement) as caught:

@@ -178,10 +178,11 @@ def test_reference_engine_agrees_and_the_game_narrates(game):
 def test_rule_functions_compile_without_the_numba_runtime(game):
     package = importlib.import_module(f"balance.games.{game}")
     found = 0
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name.startswith("reference") or info.name == "narrate":
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):     # rules/, strategies/ ... too
+        top = info.name[len(package.__name__) + 1:].split(".")[0]
+        if top.startswith("reference") or top == "narrate":
             continue
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        module = importlib.import_module(info.name)
         for name, fn in vars(module).items():
             if (isinstance(fn, numba.core.registry.CPUDispatcher) and fn.__module__ == module.__name__
                     and name not in ALLOCATING):

@@ -1,5 +1,5 @@
 """Differential tests for The Haunted Tower: the Numba kernel against the readable reference engine
-(``balance/games/haunted_tower/reference.py``), event for event, on thousands of games.
+(``balance/games/haunted_tower/reference/``), event for event, on thousands of games.
 
 Here: every registered strategy at 3-6 players and mixed tables, both engines agreeing on every event and outcome
 (the machinery and the one list of cases: ``haunted_differential.py``); the batch kernel (``run_chunk``) against
@@ -19,11 +19,11 @@ import pytest
 
 from balance.games.haunted_tower import board_of, compile_scenario, run_chunk
 from balance.games.haunted_tower import enums as E
-from balance.games.haunted_tower import kernel as K
+from balance.games.haunted_tower import rules as K
 from balance.games.haunted_tower import layout as L
 from balance.games.haunted_tower.reference import Table, play_reference, play_scenario, scenario_lineup
-from balance.games.haunted_tower.reference_view import MAX_SCRIPT
-from balance.games.haunted_tower.setup import reset_nb
+from balance.games.haunted_tower.reference import MAX_SCRIPT
+from balance.games.haunted_tower.rules.setup import reset_nb
 
 from haunted_differential import (CASES, GAMES_COVERED, SCRIPTED, TABLE_CASES, TRACE_ROWS, first_mismatch,
                                   kernel_outcome, mixed, outcome_mismatch, play_case, reference_outcome, scenario)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import pytest
 
-from balance.games.haunted_tower import combat as C
+from balance.games.haunted_tower.rules import combat as C
 from balance.games.haunted_tower import enums as E
 from balance.games.haunted_tower import layout as L
-from balance.games.haunted_tower import pieces as P
+from balance.games.haunted_tower.rules import pieces as P
 from balance.games.haunted_tower import strategies as S
 from balance.games.haunted_tower.components import hero_list
 from haunted_mirror import both_turns

@@ -97,7 +97,7 @@ def compile_scenario(scenario):
     """Kernel inputs for a validated scenario: (s0, f0, g, d, lineup kinds, lineup params, heroes, rotate,
     hero_rotate)."""
     import numpy as np
-    from .arrays import compile_rules, seat_heroes
+    from .compile import compile_rules, seat_heroes
     board = board_of(Path(scenario.resources["map"]))
     s0, f0, g, d = compile_rules(scenario.components, scenario.rules, scenario.players, scenario.turn_cap, board)
     kinds, params = scenario.strategy_lineup()
@@ -116,7 +116,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     import numpy as np
     from ..kernel_common import chunk_arrays
     from . import layout as L
-    from .kernel import simulate_nb
+    from .rules import simulate_nb
 
     s0, f0, g, d, kinds, params, heroes, _rotate, hero_rotate = compiled
     p = kinds.shape[0]

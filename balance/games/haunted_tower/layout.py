@@ -282,7 +282,7 @@ G_ROOM_NEAR = 23         # the rooms by depth (movement cost from the first outs
 G_ROOM_FAR = 24          # climbing allowed), nearest first / farthest first, the lower room index first on a tie
 G_E = 25                 # entry squares per level (padded)
 G_ENTRY = 26             # per level 0..3, its entry squares (padded with -1): where a movement edge from another
-                         # level arrives, so every path onto the level from another passes one (arrays.level_entries)
+                         # level arrives, so every path onto the level from another passes one (compile.level_entries)
 G_HEADER = 27
 
 
@@ -470,7 +470,7 @@ NEXT_STEP = 4            # the next steps start at word NEXT_STEP * n * n of d, 
                          # first): byte j = (t * n + b) * n + a holds the index k of the first movement edge of square
                          # a (g_nbr(g, a, k)) on a shortest path to b under table t, in the map's order and allowed
                          # under t; -1 when there is none (b unreachable, or a == b). Grouped by goal b, a walk toward
-                         # b reads one short run of them (arrays.next_steps)
+                         # b reads one short run of them (compile.next_steps)
 
 
 @rules_jit
@@ -489,7 +489,7 @@ def next_step(d, g, t, a, b):
     return ((d[np.uint64(NEXT_STEP * n * n + (j >> 1))] >> (8 * (j & 1))) & 0xFF ^ 0x80) - 0x80
 
 
-# --- What a game reports per seat (kernel.simulate_nb's `final`), in this order ------------------------------------
+# --- What a game reports per seat (rules.simulate_nb's `final`), in this order ------------------------------------
 FINAL_FIELDS = (HS_POINTS, HS_STANDUPS, HS_BLUE, HS_PURPLE, HS_BANE_KILLS, HS_SPECTER_HIT, HS_SPECTER_KILL, HS_KILLS,
                 HS_DEATHS, HS_OUT, HS_DRAINS, HS_ENCOUNTERS, HS_RUNS, HS_TRADE_INS, HS_N_ITEMS, HS_DAMAGE_DEALT,
                 HS_DAMAGE_TAKEN, HS_PTS_STANDUPS, HS_PTS_CHITS, HS_PTS_BANE, HS_PTS_SPECTER_HIT, HS_PTS_SPECTER_KILL,

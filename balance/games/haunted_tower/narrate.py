@@ -19,7 +19,7 @@ from . import enums as E
 from . import layout as L
 from .board import Board, render
 from .reference import play_scenario
-from .reference_pieces import ReferenceGame, Snapshot
+from .reference import ReferenceGame, Snapshot
 
 
 @dataclass
@@ -369,8 +369,8 @@ def replay(scenario, seed: int | None = None, game: int = 0) -> Replay:
     """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
     against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
     from . import board_of, compile_scenario
-    from .arrays import chit_contents
-    from .kernel import trace_game
+    from .compile import chit_contents
+    from .rules import trace_game
 
     seed = scenario.seed if seed is None else int(seed)
     ref = play_scenario(scenario, seed=seed, game=game)

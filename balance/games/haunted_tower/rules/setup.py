@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.jit import rules_jit
-from ...core.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_init_nb, flat_shuffle_nb
-from ..kernel_common import fill_nb
-from . import enums as E
-from . import strategies as S
-from .layout import (CHIT_FACEUP, CHIT_HIDDEN, CHIT_LEVEL, CHIT_PLACED, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_OWNER, CHIT_PLACER,
+from ....core.jit import rules_jit
+from ....core.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_init_nb, flat_shuffle_nb
+from ...kernel_common import fill_nb
+from .. import enums as E
+from .. import strategies as S
+from ..layout import (CHIT_FACEUP, CHIT_HIDDEN, CHIT_LEVEL, CHIT_PLACED, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_OWNER, CHIT_PLACER,
                      CHIT_SQ, CHIT_USES, CUP, G_N, G_N_OUT, G_R, HELD, HS, HS_ATTACK, HS_OUT, HS_HAND_N, HS_HERO, HS_HP,
                      HS_MAXHP, HS_SQ, HT_ATTACK, HT_HP, ICNT, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PLAYERS, MCNT,
                      N_HS, N_LEVELS, N_SC, OPT, OPT_BLUE_EACH, OPT_N_BLUE, OPT_N_CHITS, OPT_N_PURPLE, OPT_PLAYERS,

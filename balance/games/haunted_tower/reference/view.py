@@ -1,8 +1,8 @@
 """The Haunted Tower reference engine, what the strategies see: the flat view a seat's strategy reads.
 
-The strategies (``strategies.py``) are jitted functions of flat arrays laid out by ``layout.py``. :class:`View` is a
+The strategies (``strategies``) are jitted functions of flat arrays laid out by ``layout.py``. :class:`View` is a
 part of ``reference.Table`` (a mixin) that writes such an array from the table's own objects before every decision:
-the compiled rules and the board (``arrays.compile_rules``, read only), then every state region a strategy may read
+the compiled rules and the board (``compile.compile_rules``, read only), then every state region a strategy may read
 (shared scalars, every hero's fields and items, the deciding seat's own hand, where every chit lies and whether it is
 face up, the squares, rooms and levels, this decision's candidates, the seat's random stream and the choice script).
 
@@ -17,11 +17,11 @@ from typing import Sequence
 
 import numpy as np
 
-from ...core.rng import flat_seek_nb
-from . import board as B
-from . import enums as E
-from . import layout as L
-from .arrays import bit_words, compile_rules
+from ....core.rng import flat_seek_nb
+from .. import board as B
+from .. import enums as E
+from .. import layout as L
+from ..compile import bit_words, compile_rules
 
 MAX_SCRIPT = L.KINDS - L.CHOICE_SCRIPT     # room for scripted choices in the flat view
 CHIT_REGIONS = (L.CHIT_LOC, L.CHIT_SQ, L.CHIT_OWNER, L.CHIT_PLACER, L.CHIT_FACEUP, L.CHIT_USES, L.CHIT_KIND,

@@ -133,7 +133,7 @@ _OPTION = re.compile(r"^([A-Za-z_]\w*)\s*=\s*(\S+)$")
 _OPTIONS = {"diagonal": {"false": False, "true": True}}
 _INF = 1 << 28
 
-DEFAULT_MAP = Path(__file__).resolve().parents[2] / "data" / "haunted_tower" / "fighters_academy.map"
+DEFAULT_MAP = Path(__file__).resolve().parents[3] / "data" / "haunted_tower" / "fighters_academy.map"
 
 LEGEND = (
     "; legend: '#' wall  '.' room  ':' hallway  '+' door (+1)  '==' double door  'o' outside (start)",

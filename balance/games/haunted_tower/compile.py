@@ -162,7 +162,7 @@ def compile_rules(components: HauntedTowerComponents, rules: HauntedTowerRules, 
     for k, v in opt.items():
         s[L.OPT + k] = v
     f = np.zeros(L.F_SIZE, np.float64)
-    from .valuation import fill_worth_nb            # (valuation -> strategies -> ... import the layout only)
+    from .strategies.valuation import fill_worth_nb            # (valuation -> strategies -> ... import the layout only)
     fill_worth_nb(s, f)
     g, d = board_arrays(board)
     return s, f, g.copy(), d.copy()

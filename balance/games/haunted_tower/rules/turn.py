@@ -1,24 +1,20 @@
-"""The Haunted Tower rule kernel: whole games in nopython Numba, arrays in and arrays out.
+"""The Order of Play, Experience, Ending the Game and Winning: one whole game from a reset state.
 
 A game lives in four flat arrays (``layout``): ``s`` (int64 state, compiled rules, trace), ``f`` (float64 strategy
 parameters), ``g`` (int32 board tables) and ``d`` (int16 board movement costs), allocated once per worker and reset
 per game. The rules are split by concern: ``setup`` (Setting Up the Board), ``movement`` (Movement, Climbing,
-Encountering a Chit, Magical Items), ``combat`` (Initiative to Dying, the Specter, the Monster Listing) and this
-module (The Order of Play, Experience, Ending the Game, Winning, and the batch driver). Every choice a rule leaves
+Encountering a Chit, Magical Items), ``combat`` (Initiative to Dying, the Specter, the Monster Listing), this module,
+and ``simulate`` (the batch driver). Every choice a rule leaves
 to a player is a call into ``strategies``; the open rule points are read from the compiled options
 (``docs/rules/haunted_tower.md``).
 """
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, prange
-
-from ...core.jit import rules_jit
-from ..kernel_common import load_script
-from . import enums as E
-from . import strategies as S
+from ....core.jit import rules_jit
+from .. import enums as E
+from .. import strategies as S
 from .combat import STOP, fight_nb, use_up_nb
-from .layout import (LEVEL_HIDDEN, SC_CLIMB, SC_MP, CHIT_SQ, g_level, CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_OWNER, CHOICE_SCRIPT,
+from ..layout import (LEVEL_HIDDEN, SC_CLIMB, SC_MP, CHIT_SQ, g_level, CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_OWNER, CHOICE_SCRIPT,
                      DICE_SCRIPT, HS_BANE_KILLS, HS_BLUE, HS_DEATHS, HS_DRAINS, HS_ENCOUNTERS, HS_HELD_TURN, HS_HERO, HS_HP, HS_KEPT_BLUE,
                      HS_KEPT_PURPLE, HS_MAXHP, HS_N_ITEMS, HS_OUT, HS_POINTS, HS_PURPLE, HS_SPECTER_HIT,
                      HS_SPECTER_KILL, HS_SQ, HS_STANDUPS, HS_TRADE_INS, HT_ABILITY, HT_ABILITY_VALUE, HT_SPEED,
@@ -291,105 +287,3 @@ def play_on_nb(s, f, g, d):
     if place_chits_nb(s, f, g, d):
         play_rounds_nb(s, f, g, d)
     finish_nb(s)
-
-
-@rules_jit
-def seat_lineup_nb(s, f, lineup_kinds, lineup_params, heroes, rotate, hero_rotate, game, slots, roles):
-    """Seat s plays lineup slot (s + game) mod P when seats rotate, slot s otherwise; and hero
-    heroes[(s + shift) mod H], shift = game // P with hero rotation (every hero at every seat over P x H games)."""
-    n = lineup_kinds.shape[0]
-    n_heroes = heroes.shape[0]
-    shift = (game // n) % n_heroes if hero_rotate else 0
-    for seat in range(n):
-        k = (seat + game) % n if rotate else seat
-        slots[seat] = k
-        s[at(KINDS, seat)] = lineup_kinds[k]
-        for j in range(N_PARAMS):
-            f[param_at(seat, j)] = lineup_params[k, j]
-        h = heroes[(seat + shift) % n_heroes]
-        s[at(SEAT_HERO, seat)] = h
-        roles[seat] = h
-
-
-@rules_jit
-def draws_nb(s, n_players):
-    """Stream words this game consumed, all streams together."""
-    total = 0
-    for i in range(2 + n_players):
-        total += s[np.uint64(STREAMS + 3 * i + 1)]
-    return total
-
-
-@njit(cache=True, parallel=True)
-def simulate_nb(s0, f0, g, d, lineup_kinds, lineup_params, heroes, rotate, hero_rotate, seed, game0, n_games,
-                n_blocks, winner, win_mask, victory, turns, rounds, slots, roles, final, monsters, items, draws):
-    """Play games game0 .. game0+n_games-1 into the per-game output arrays.
-
-    Games are split into `n_blocks` contiguous blocks run in parallel, each with its own copy of the state; every
-    game draws only from its own (seed, game) streams, so outputs do not depend on the split or the thread count.
-    """
-    n_players = lineup_kinds.shape[0]
-    n_mon = monsters.shape[2]
-    n_items = items.shape[2]
-    per_block = (n_games + n_blocks - 1) // n_blocks
-    for b in prange(n_blocks):
-        s = s0.copy()
-        f = f0.copy()
-        for i in range(b * per_block, min(n_games, (b + 1) * per_block)):
-            gi = game0 + i
-            seat_lineup_nb(s, f, lineup_kinds, lineup_params, heroes, rotate, hero_rotate, gi, slots[i], roles[i])
-            play_game_nb(s, f, g, d, seed, gi)
-            winner[i] = s[SC + SC_WINNER]
-            win_mask[i] = s[SC + SC_WIN_MASK]
-            victory[i] = s[SC + SC_VICTORY]
-            turns[i] = s[SC + SC_TURN]
-            rounds[i] = s[SC + SC_ROUND]
-            for p in range(n_players):
-                for k in range(N_FINAL):
-                    final[i, p, k] = s[hs_at(p, FINAL_FIELDS[k])]
-                for m in range(n_mon):
-                    for k in range(N_MC):
-                        monsters[i, p, m, k] = s[mcnt_at(p, m, k)]
-                for m in range(n_items):
-                    for k in range(N_IC):
-                        items[i, p, m, k] = s[icnt_at(p, m, k)]
-            draws[i] = draws_nb(s, n_players)
-
-
-@njit(cache=True, error_model="numpy")
-def trace_game_nb(s0, f0, g, d, lineup_kinds, lineup_params, heroes, rotate, hero_rotate, seed, game, trace_rows):
-    """Play one game with a trace buffer, seated as ``simulate_nb`` seats it; returns the final state array (trace
-    rows after layout.TRACE)."""
-    s = np.zeros(s0.shape[0] + 5 * trace_rows, np.int64)
-    s[:s0.shape[0]] = s0
-    f = f0.copy()
-    slots = np.zeros(lineup_kinds.shape[0], np.int64)
-    roles = np.zeros(lineup_kinds.shape[0], np.int64)
-    seat_lineup_nb(s, f, lineup_kinds, lineup_params, heroes, rotate, hero_rotate, game, slots, roles)
-    play_game_nb(s, f, g, d, seed, game)
-    return s
-
-
-# --- Test hooks (plain Python): script the dice and the "scripted" strategy's decisions. ------------------------
-
-def script_dice(s: np.ndarray, dice) -> None:
-    """The next dice rolled (1d6 or 1d10, whichever comes) are `dice`, in order; after them the dice stream
-    resumes."""
-    load_script(s, DICE_SCRIPT, M_DICE_N, M_DICE_I, dice)
-
-
-def script_choices(s: np.ndarray, choices) -> None:
-    """Decisions of seats playing the scripted strategy, in order (see ``strategies.SCRIPTED``)."""
-    load_script(s, CHOICE_SCRIPT, M_CHOICE_N, M_CHOICE_I, choices)
-
-
-def trace_game(compiled, seed: int, game: int, max_rows: int = 200_000) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game of a compiled scenario (``compile_scenario``) with its trace: (events int64[n, 5], final state
-    array)."""
-    s0, f0, g, d, kinds, params, heroes, rotate, hero_rotate = compiled
-    s = trace_game_nb(s0, f0, g, d, kinds, params, heroes, bool(rotate), bool(hero_rotate), np.uint64(seed),
-                      int(game), max_rows)
-    n = int(s[M_TRACE])
-    if n > max_rows:
-        raise RuntimeError(f"trace overflow: {n} events, room for {max_rows}")
-    return s[TRACE:TRACE + 5 * n].reshape(n, 5).copy(), s

@@ -20,12 +20,12 @@ script).
 """
 from __future__ import annotations
 
-from ...core.jit import rules_jit, rules_jit_inline
-from ..kernel_common import next_scripted_nb
-from ...core.rng import flat_below_nb
-from . import enums as E
+from ....core.jit import rules_jit, rules_jit_inline
+from ...kernel_common import next_scripted_nb
+from ....core.rng import flat_below_nb
+from .. import enums as E
 from . import heuristics as H
-from .layout import (CAND, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_PLACER, CHOICE_SCRIPT, G_N,
+from ..layout import (CAND, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_PLACER, CHOICE_SCRIPT, G_N,
                      G_R, HS_HAND_N, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_SQ, KINDS, M_CHOICE_I, M_CHOICE_N, ROOM_BLUE,
                      ROOM_FULL, ROOM_PURPLE, SC, SC_CLIMB, SC_MP, SC_N_CAND, SQ_CHIT, SQ_HERO, at, cost, g_placeable,
                      g_room_level, g_room_size, g_room_sq, hs_at, placed_at, stream_at, G_RMAX, g_room_elig)

@@ -1,5 +1,5 @@
 """The Haunted Tower's heuristic strategies: ``cautious_looter`` (kind 1), ``monster_hunter`` (2) and
-``specter_rusher`` (3). ``strategies.py`` dispatches every decision of a seat playing one of them to the function of
+``specter_rusher`` (3). ``strategies/__init__.py`` dispatches every decision of a seat playing one of them to the function of
 the same name here; ``docs/strategies.md`` (The Haunted Tower) states the rules below in words, with the parameters.
 
 All three share one frame and differ in how much a chit is worth to them (:func:`chit_value_nb`), when they run, drink
@@ -42,17 +42,17 @@ decisions).
 """
 from __future__ import annotations
 
-from ...core.jit import rules_jit
-from . import enums as E
-from . import movement as M
-from . import strategies as S
+from ....core.jit import rules_jit
+from .. import enums as E
+from ..rules import movement as M
+from .. import strategies as S
 from . import targets as T
 from . import valuation as V
-from .layout import (CAND, CHIT_LOC, CHIT_SQ, G_R, HS_HAND_N, HS_HP, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_MAXHP, HS_SQ,
+from ..layout import (CAND, CHIT_LOC, CHIT_SQ, G_R, HS_HAND_N, HS_HP, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_MAXHP, HS_SQ,
                      IT_HEAL, IT_USES, KINDS, OPT, OPT_CLIMB_2, OPT_SPECTER, ROOM_PURPLE, SC, SC_CLIMB, SC_MP,
                      SC_N_CAND, SC_SLOWED, at, cost, g_door, g_level, g_room_far, g_room_level, g_room_near, hand_at,
                      hs_at, it_at, opt_at, param_at)
-from .pieces import chit_count_nb
+from ..rules.pieces import chit_count_nb
 
 
 @rules_jit

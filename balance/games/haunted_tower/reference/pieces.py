@@ -1,9 +1,9 @@
 """The Haunted Tower reference engine, the pieces: chits, heroes, the snapshot taken after every hero turn and the
-result of a game, as plain Python objects (``reference.py`` plays the game with them).
+result of a game, as plain Python objects (``engine.py`` plays the game with them).
 
 A chit's fixed facts (its back colour, what it holds) are attributes; where it is and what is known of it live in one
 row per field of a per-chit state array that all the chits of a game share, so that the strategies' view
-(``reference_view.py``) copies the rows instead of walking the chits. Chits are numbered as the compiled scenario
+(``view.py``) copies the rows instead of walking the chits. Chits are numbered as the compiled scenario
 numbers them: the blue pool as listed (each name repeated by its count), then the purple pool, then the Specter's.
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import enums as E
-from .components import HauntedTowerComponents, Hero as HeroCard
+from .. import enums as E
+from ..components import HauntedTowerComponents, Hero as HeroCard
 
 
 # --- chits and heroes -------------------------------------------------------------------------------------------------

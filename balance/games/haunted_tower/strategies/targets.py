@@ -3,14 +3,14 @@
 """
 from __future__ import annotations
 
-from ...core.jit import rules_jit, rules_jit_flat, rules_jit_inline
-from . import enums as E
-from . import strategies as S
+from ....core.jit import rules_jit, rules_jit_flat, rules_jit_inline
+from .. import enums as E
+from .. import strategies as S
 from . import valuation as V
-from .layout import (CHIT_BLUE, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_SQ, G_A, G_D, G_E, G_N, OPT, OPT_N_CHITS, SQ_CHIT,
+from ..layout import (CHIT_BLUE, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_SQ, G_A, G_D, G_E, G_N, OPT, OPT_N_CHITS, SQ_CHIT,
                      SQ_HERO, at, cost, g_adj, g_door, g_level, g_nbr, g_nbr_cost, NEXT_STEP, next_step, g_entry,
                      level_bits_at, N_LEVELS)
-from ..kernel_common import lowest_bit_nb, prefetch_run_nb
+from ...kernel_common import lowest_bit_nb, prefetch_run_nb
 
 
 @rules_jit_inline

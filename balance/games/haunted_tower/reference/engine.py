@@ -9,8 +9,8 @@ a method named after its section. ``tests/test_differential_haunted*.py`` play b
 
 The sections of the rulebook are the methods of :class:`Table` here (Setting Up the Board, The Order of Play,
 Movement, Encountering a Chit, Magical Items, Experience, Ending the Game, Winning); the combat sections (Initiative,
-Attacking, Running Away, Damage, Dying, the monsters' special abilities, the Specter) are in ``reference_combat.py``,
-and what a strategy is shown before each decision in ``reference_view.py``.
+Attacking, Running Away, Damage, Dying, the monsters' special abilities, the Specter) are in ``combat.py``, and
+what a strategy is shown before each decision in ``view.py``.
 
 Rulings the documents leave open, as the kernel plays them (each reported, none a rule option): a hero's second
 death, which puts it out of the game, gives no "-1" chit; a death ends a ghoul's hold; with `trading` on, a hero
@@ -21,12 +21,12 @@ Shared with the kernel on purpose, and only these:
 
 * randomness: ``balance.core.rng.PyStream`` keyed by (seed, game, purpose): the dice stream (each die ``below(6) + 1``
   or ``below(10) + 1``), the shuffle stream (``rng.py_shuffled``) and one stream per seat for its strategy;
-* decisions: the same jitted functions of ``strategies.py``. They read a flat array, so :meth:`Table.decide`
+* decisions: the same jitted functions of ``strategies``. They read a flat array, so :meth:`Table.decide`
   writes one from this engine's objects before every call (``layout``'s regions), with the content of every chit
   the deciding seat does not know blanked (-1): a strategy that peeked would play differently here;
 * the map: ``board.Board`` (adjacency, doors, rooms, the movement costs ``dist[t]``).
 
-The pieces (chits, heroes, snapshots, the result) are in ``reference_pieces.py``.
+The pieces (chits, heroes, snapshots, the result) are in ``pieces.py``.
 """
 from __future__ import annotations
 
@@ -35,16 +35,16 @@ from typing import Sequence
 
 import numpy as np
 
-from ...core.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, py_shuffled
-from . import board as B
-from . import board_of
-from . import enums as E
-from . import layout as L
-from . import strategies as S
-from .components import HauntedTowerComponents, HauntedTowerRules, Item, Monster
-from .reference_combat import Combat, GameEnds
-from .reference_pieces import Chit, Hero, HeroSnapshot, ReferenceGame, Snapshot, number_chits
-from .reference_view import View
+from ....core.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, py_shuffled
+from .. import board as B
+from .. import board_of
+from .. import enums as E
+from .. import layout as L
+from .. import strategies as S
+from ..components import HauntedTowerComponents, HauntedTowerRules, Item, Monster
+from .combat import Combat, GameEnds
+from .pieces import Chit, Hero, HeroSnapshot, ReferenceGame, Snapshot, number_chits
+from .view import View
 
 SLOT_LIMIT = {E.SLOT_ARMOR: 1, E.SLOT_WEAPON: 2, E.SLOT_SHIELD: 1}   # "one kind of armor, two weapons, one shield"
 
@@ -100,7 +100,7 @@ class Table(Combat, View):
         self.level_filled = 0                # level being filled with purple chits
         self.mp = self.climb = self.left = 0
         self.path: list[int] = []            # this turn's path, start first
-        self.battle = None                   # reference_combat.Fight while a monster is fought
+        self.battle = None                   # combat.Fight while a monster is fought
         self.victim = -1
         self.winner, self.win_mask, self.victory, self.specter_killer = -1, 0, E.WIN_NONE, -1
         self._init_view(params)
@@ -629,7 +629,7 @@ class Table(Combat, View):
 
     def board_chits(self) -> tuple[tuple[int, int, bool], ...]:
         """(chit, square, face up) of every chit lying on the board, in chit order: read from the chits' shared
-        state rows (``reference_pieces.CHIT_STATE``) at once, instead of chit by chit after every turn."""
+        state rows (``pieces.CHIT_STATE``) at once, instead of chit by chit after every turn."""
         _, square, _, _, face_up, _ = self.chits[0].state
         on = np.flatnonzero(square >= 0)
         return tuple(zip(on.tolist(), square[on].tolist(), (face_up[on] != 0).tolist()))
@@ -660,7 +660,7 @@ def play_reference(components: HauntedTowerComponents, rules: HauntedTowerRules,
                    dice: Sequence[int] = (), choices: Sequence[int] = ()) -> ReferenceGame:
     """Play game `game` of run `seed` with the reference engine: seat s plays strategy kinds[s] (parameters
     params[s]) and hero heroes[s] (indices into the components' hero list). ``dice`` and ``choices`` script the
-    game as ``kernel.script_dice`` and ``kernel.script_choices`` do."""
+    game as ``rules.script_dice`` and ``rules.script_choices`` do."""
     kinds = np.asarray(kinds, np.int64)
     if kinds.shape[0] != n_players or len(heroes) != n_players:
         raise ValueError(f"{kinds.shape[0]} strategy kinds and {len(heroes)} heroes for {n_players} players")

@@ -10,10 +10,10 @@ item the robber fly moves and where, which metal item the rust monster eats) are
 """
 from __future__ import annotations
 
-from ...core.jit import rules_jit
-from . import enums as E
-from . import strategies as S
-from .layout import (CAND, CHIT_INDEX, CHIT_LOC, CHIT_USES, G_N, HS_ATTACK, HS_BANE_KILLS, HS_DAMAGE_DEALT,
+from ....core.jit import rules_jit
+from .. import enums as E
+from .. import strategies as S
+from ..layout import (CAND, CHIT_INDEX, CHIT_LOC, CHIT_USES, G_N, HS_ATTACK, HS_BANE_KILLS, HS_DAMAGE_DEALT,
                      HS_DAMAGE_TAKEN, HS_DEATHS, HS_DRAINS, HS_HELD_TURN, HS_HERO, HS_HIT_SPECTER_NOW, HS_HP, HS_KILLS,
                      HS_MAXHP, HS_N_ITEMS, HS_OUT, HS_RUNS, HS_SPECTER_HIT, HS_SPECTER_KILL, HS_SQ, HT_AC, IT_AC,
                      IT_ATTACK, IT_BANE, IT_FLAGS, IT_HEAL, IT_USES, MC_ENCOUNTERS, MC_HERO_DEATHS, MC_KILLS, MC_RUNS,

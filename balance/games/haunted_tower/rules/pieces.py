@@ -1,6 +1,6 @@
 """The Haunted Tower's pieces as the kernel moves them: the trace, the dice, chits between places, heroes on squares.
 
-Every rule module (``setup``, ``movement``, ``combat``, ``kernel``) changes the state only through these functions,
+Every rule module (``setup``, ``movement``, ``combat``, ``turn``) changes the state only through these functions,
 so that the bookkeeping each move implies (which square holds what, how many chits lie on a level, what a hero
 has for the level gates and the score) is written once.
 """
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.jit import rules_jit
-from ..kernel_common import emit_at_nb
-from ...core.rng import flat_below_nb
-from . import enums as E
-from .layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_ON, CHIT_OWNER,
+from ....core.jit import rules_jit
+from ...kernel_common import emit_at_nb
+from ....core.rng import flat_below_nb
+from .. import enums as E
+from ..layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_ON, CHIT_OWNER,
                      CHIT_PLACER, CHIT_SQ, CHIT_USES, DICE_SCRIPT, HS_BLUE, HS_HERO, HS_KEPT_BLUE, HS_KEPT_PURPLE,
                      HS_N_ITEMS, HS_PURPLE, HS_SQ, HS_STANDUPS, LEVEL_CHITS, LEVEL_HIDDEN, M_DICE_I, M_DICE_N, M_TRACE,
                      MAX_HELD, OPT, OPT_N_CHITS, SC, SC_ERROR, SQ_CHIT, SQ_HERO, TRACE, at, SLOTS_OK, g_level, held_at,

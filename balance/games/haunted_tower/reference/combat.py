@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import enums as E
-from . import layout as L
-from . import strategies as S
-from .components import Item, Monster
+from .. import enums as E
+from .. import layout as L
+from .. import strategies as S
+from ..components import Item, Monster
 
 DRAIN_DAMAGE = {"energy_drain": 1, "double_energy_drain": 2}
 SLOWED_PENALTY = 2           # carrion crawler: -2 on the next attack roll

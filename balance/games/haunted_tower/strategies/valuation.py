@@ -5,17 +5,17 @@ constants and parameter slots the heuristics share. ``targets.py`` searches the 
 """
 from __future__ import annotations
 
-from ...core.jit import rules_jit, rules_jit_flat, rules_jit_inline
-from . import enums as E
-from . import movement as M
-from . import strategies as S
-from .layout import (CHIT_BLUE, CHIT_COLOUR, CHIT_FACEUP, CHIT_ON, CHIT_SQ, HS_ATTACK, HS_DRAINS, HS_HERO, HS_HP,
+from ....core.jit import rules_jit, rules_jit_flat, rules_jit_inline
+from .. import enums as E
+from ..rules import movement as M
+from .. import strategies as S
+from ..layout import (CHIT_BLUE, CHIT_COLOUR, CHIT_FACEUP, CHIT_ON, CHIT_SQ, HS_ATTACK, HS_DRAINS, HS_HERO, HS_HP,
                      HS_N_ITEMS, HT_AC, HT_ABILITY, IT_AC, IT_ATTACK, IT_BANE, IT_DAMAGE, IT_FLAGS, IT_HEAL, IT_SLOT,
                      IT_USABLE, IT_USES, KINDS, MAX_HELD, MT_AC, MT_ATTACK, MT_UNDEAD, OPT, OPT_N_CHITS, OPT_PTS_BLUE,
                      OPT_PTS_PURPLE, OPT_SPECTER, N_SLOTS, SLOTS_OK, at, g_level, held_at, hs_at, ht_at, it_at, mt_at,
                      param_at, slots_at, OPT_N_HEROES, OPT_N_ITEMS, worth_at)
-from ..kernel_common import lowest_bit_nb
-from .pieces import ability_nb, counts_nb, hit_damage_nb, may_damage_with_nb
+from ...kernel_common import lowest_bit_nb
+from ..rules.pieces import ability_nb, counts_nb, hit_damage_nb, may_damage_with_nb
 
 
 LOOTER = 1
@@ -26,7 +26,7 @@ UNREACHABLE = 32767
 NOT_WANTED = 0.0            # a chit value at or below this is not a target
 NO_ATTACK = -1000.0         # attack bonus of a hero that cannot damage the monster at all
 
-# Parameter slots (f[param_at(seat, k)]), as the StrategySpecs in __init__.py declare them.
+# Parameter slots (f[param_at(seat, k)]), as the StrategySpecs in the game's __init__.py declare them.
 P_FLEE_HP = 0               # every heuristic: run (or drink) at this many hit points or fewer
 P_POTION_HP = 1             # cautious_looter: drink a potion below this many hit points
 P_PURPLE_HP = 2             # cautious_looter: go for unknown purple chits only with at least this many hit points
@@ -128,7 +128,7 @@ def hero_worth_nb(s, h, i):
 
 @rules_jit
 def fill_worth_nb(s, f):
-    """f's WORTH table, compiled with the rules (``arrays.compile_rules``): :func:`hero_worth_nb` of every hero card
+    """f's WORTH table, compiled with the rules (``compile.compile_rules``): :func:`hero_worth_nb` of every hero card
     and item, so that a search valuing many item chits reads one number for each."""
     for h in range(s[OPT + OPT_N_HEROES]):
         for i in range(s[OPT + OPT_N_ITEMS]):
