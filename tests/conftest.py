@@ -59,11 +59,11 @@ def spooky_compiled():
 # the long ones first keeps one worker from finishing a long file alone at the end (longest processing time first).
 # Paths are relative to tests/.
 LONGEST_FIRST = (
-    "test_differential_haunted_options.py", "test_differential_haunted.py", "test_differential_climbing.py",
-    "test_executor.py", "test_numba_patches.py", "test_differential.py", "test_cli.py", "test_invariants_haunted.py",
-    "test_strategies_haunted.py", "test_rules_haunted_combat.py", "test_kernel_build.py", "test_notebook.py",
-    "test_report.py", "test_rules_climbing.py", "test_invariants_climbing.py", "test_ci_workflow.py",
-    "test_bench.py", "test_studies.py",
+    "games/haunted_tower/test_differential_options.py", "games/haunted_tower/test_differential.py",
+    "test_differential_climbing.py", "test_executor.py", "test_numba_patches.py", "test_differential.py", "test_cli.py",
+    "games/haunted_tower/test_invariants.py", "games/haunted_tower/test_strategies.py",
+    "games/haunted_tower/test_rules_combat.py", "test_kernel_build.py", "test_notebook.py", "test_report.py",
+    "test_rules_climbing.py", "test_invariants_climbing.py", "test_ci_workflow.py", "test_bench.py", "test_studies.py",
 )
 
 

@@ -1,12 +1,12 @@
 """The rule-test table for The Haunted Tower: one game set up by hand, every seat playing the "scripted" strategy.
 
-Shared by ``test_rules_haunted.py`` and ``test_rules_haunted_combat.py``. :class:`Table` compiles a scenario (the
-same ``balance.load_scenario`` + ``compile_scenario`` path every run takes, so ``rules``, ``components`` and
-``turn_cap`` are checked as in a scenario file), resets one game with a trace region and, unless ``deal=True``,
-clears the table: every blue chit dealt at set-up is set aside and no chit lies on the board. Tests then lay chits
-by content (``put``), give heroes items and kept monster chits, set hit points, "-1" chits and squares, and play one
-turn (``turn``), one fight (``fight``), the set-up placements (``place_chits``) or the rounds (``rounds``), each with
-scripted dice and scripted decisions.
+Shared by ``games/haunted_tower/test_rules.py`` and ``games/haunted_tower/test_rules_combat.py``. :class:`Table`
+compiles a scenario (the same ``balance.load_scenario`` + ``compile_scenario`` path every run takes, so ``rules``,
+``components`` and ``turn_cap`` are checked as in a scenario file), resets one game with a trace region and, unless
+``deal=True``, clears the table: every blue chit dealt at set-up is set aside and no chit lies on the board. Tests then
+lay chits by content (``put``), give heroes items and kept monster chits, set hit points, "-1" chits and squares, and
+play one turn (``turn``), one fight (``fight``), the set-up placements (``place_chits``) or the rounds (``rounds``),
+each with scripted dice and scripted decisions.
 
 Scripts are strict: every die of the step must be scripted (the dice stream must not move) and every decision
 scripted and used (a sentinel after the script makes one decision more stop the game as illegal, and the count of

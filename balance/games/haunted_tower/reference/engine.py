@@ -1,11 +1,11 @@
 """The Haunted Tower reference engine: the rulebook as plain, readable Python.
 
-This is the executable rulebook of The Haunted Tower. It plays exactly the games the Numba kernel plays (same
-scenario, seed and game index give the same events, row for row), but it is written from the rulebook
-(``docs/sources/haunted_tower_rulebook.txt``), the rules as simulated (``docs/rules/haunted_tower.md``, sections 2
-and 4) and the event list (``docs/trace.md``), not from the kernel: heroes are dataclasses and chits small
-objects, hands, the cup and a hero's items are Python lists, the end of the game is an exception, and each rule is
-a method named after its section. ``tests/test_differential_haunted*.py`` play both engines on thousands of games.
+This is the executable rulebook of The Haunted Tower. It plays exactly the games the Numba kernel plays (same scenario,
+seed and game index give the same events, row for row), but it is written from the rulebook
+(``docs/sources/haunted_tower_rulebook.txt``), the rules as simulated (``docs/rules/haunted_tower.md``, sections 2 and
+4) and the event list (``docs/trace.md``), not from the kernel: heroes are dataclasses and chits small objects, hands,
+the cup and a hero's items are Python lists, the end of the game is an exception, and each rule is a method named after
+its section. ``tests/games/haunted_tower/test_differential*.py`` play both engines on thousands of games.
 
 The sections of the rulebook are the methods of :class:`Table` here (Setting Up the Board, The Order of Play,
 Movement, Encountering a Chit, Magical Items, Experience, Ending the Game, Winning); the combat sections (Initiative,

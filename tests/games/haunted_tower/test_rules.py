@@ -1,6 +1,6 @@
 """The Haunted Tower rules, one test (at least) per rule of docs/rules/haunted_tower.md section 2 and per rule option
 of section 3: set-up, rounds, a hero's turn (experience, potions, movement, climbing, encounters, items), trading.
-Combat, dying, the Specter and the score are in ``test_rules_haunted_combat.py``.
+Combat, dying, the Specter and the score are in ``test_rules_combat.py``.
 
 Every seat plays the test-only "scripted" strategy; dice and decisions are scripted and the table laid out by hand
 (``haunted_table.Table``: chits by content on squares named by the map's (level, row, col), see ``balance

@@ -7,7 +7,7 @@ traced games; scripted games (dice and choices, illegal answers) against the ker
 own view (hidden contents blanked) and snapshots; the cases' total. The rule options at non-default values, hero and
 seat rotation and the stress variants of the components (robber flies, rust monsters, carrion crawlers, ghouls,
 basilisks, vampires and the stake, holy water, a weaker Specter within reach) run in
-``test_differential_haunted_options.py``, with the check that they reach the rare branches.
+``test_differential_options.py``, with the check that they reach the rare branches.
 """
 from __future__ import annotations
 
