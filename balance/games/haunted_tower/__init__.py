@@ -197,9 +197,15 @@ def draw_map(scenario, level=None) -> str:
 
 
 _reference = lazy("balance.games.haunted_tower.reference", "play_scenario")
-_replay = lazy("balance.games.haunted_tower.narrate", "replay")
 _narrate_text = lazy("balance.games.haunted_tower.narrate", "narrate_text")
 _narrate_jsonl = lazy("balance.games.haunted_tower.narrate", "narrate_jsonl")
+
+
+def _replay(scenario, seed: int | None = None, game: int = 0):
+    """Game `game` of the scenario's run, played by the reference engine and checked against the kernel
+    (``balance.games.driver.replay``): the game with the scenario's names (``narrate.Replay``)."""
+    from ..driver import replay
+    return replay(__name__, scenario, seed, game)
 
 
 def role_labels(scenario) -> tuple:

@@ -1,24 +1,23 @@
 """Narration of one Haunted Tower game: readable English with a compact map view, or JSON lines (schema in
 ``docs/trace.md``).
 
-The game told is a reference-engine game (:mod:`.reference`). :func:`replay` plays it and also has the kernel play
-the same seed, and refuses to narrate a game the two engines disagree on.
+The game told is a reference-engine game (:mod:`.reference`), checked against the kernel's trace of the same game by
+``balance.games.driver.replay`` (:func:`kernel_disagreement`), which hands back :func:`replay_result`: the game with
+the scenario's names, what the narration reads.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
 import numpy as np
 
-from .. import EngineDisagreement
+from ..driver import first_event_difference, json_lines
 from ..trace_header import header, header_lines
 from . import enums as E
 from . import layout as L
 from .board import Board, render
-from .reference import play_scenario
 from .reference import ReferenceGame, Snapshot
 
 
@@ -171,8 +170,7 @@ def records(r: Replay) -> Iterator[dict]:
 
 def narrate_jsonl(r: Replay) -> Iterator[str]:
     """JSON lines: one record per line."""
-    for rec in records(r):
-        yield json.dumps(rec, separators=(",", ":"))
+    return json_lines(records(r))
 
 
 # --- English -----------------------------------------------------------------------------------------------------
@@ -345,16 +343,17 @@ def narrate_text(r: Replay) -> str:
     return "\n".join(lines)
 
 
-# --- replay: the reference game, checked against the kernel --------------------------------------------------------
+# --- replay: the reference game, checked against the kernel (balance.games.driver.replay) ---------------------------
 
 def kernel_disagreement(ref: ReferenceGame, events: np.ndarray, s: np.ndarray, r: Replay | None = None) -> str | None:
-    """Where a kernel trace departs from a reference game: the first differing event or outcome; None if none."""
-    kernel = [tuple(int(x) for x in row) for row in events]
-    for i, (k, e) in enumerate(zip(kernel, ref.events)):
-        if k != tuple(e):
-            return f"event {i} differs: kernel {describe_event(k, r)}, reference {describe_event(e, r)}"
-    if len(kernel) != len(ref.events):
-        return f"event counts differ: kernel {len(kernel)}, reference {len(ref.events)}"
+    """Where a kernel trace departs from a reference game: the first differing event, then the final counts and the
+    outcome; None if none. Events are told with the scenario's names when the game knows its scenario (or ``r`` is
+    given)."""
+    if r is None and ref.scenario is not None:
+        r = replay_result(ref, ref.scenario)
+    problem = first_event_difference(events, ref.events, lambda row: describe_event(row, r))
+    if problem:
+        return problem
     n = ref.n_players
     final = np.array([[s[L.hs_at(p, k)] for k in L.FINAL_FIELDS] for p in range(n)])
     if not np.array_equal(final, ref.final):
@@ -365,23 +364,15 @@ def kernel_disagreement(ref: ReferenceGame, events: np.ndarray, s: np.ndarray, r
     return None
 
 
-def replay(scenario, seed: int | None = None, game: int = 0) -> Replay:
-    """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
-    against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
-    from . import board_of, compile_scenario
+def replay_result(ref: ReferenceGame, scenario) -> Replay:
+    """What ``replay`` hands back: the reference game with the scenario's names (heroes, monsters, items,
+    strategies, each chit's content) and its board."""
+    from . import board_of
     from .compile import chit_contents
-    from .rules import trace_game
 
-    seed = scenario.seed if seed is None else int(seed)
-    ref = play_scenario(scenario, seed=seed, game=game)
     c = scenario.components
     kinds = {st.kind: st.name for st in scenario.spec().strategies.values()}
-    r = Replay(game=ref, board=board_of(Path(scenario.resources["map"])),
-               heroes=tuple(h.name for h in c.heroes), monsters=tuple(m.name for m in c.monsters),
-               items=tuple(i.name for i in c.items), strategies=tuple(kinds.get(k, f"kind {k}") for k in ref.kinds),
-               chits=tuple(chit_contents(c)))
-    events, s = trace_game(compile_scenario(scenario), seed, game)
-    problem = kernel_disagreement(ref, events, s, r)
-    if problem:
-        raise EngineDisagreement(scenario, seed, game, problem)
-    return r
+    return Replay(game=ref, board=board_of(Path(scenario.resources["map"])),
+                  heroes=tuple(h.name for h in c.heroes), monsters=tuple(m.name for m in c.monsters),
+                  items=tuple(i.name for i in c.items),
+                  strategies=tuple(kinds.get(k, f"kind {k}") for k in ref.kinds), chits=tuple(chit_contents(c)))

@@ -22,6 +22,7 @@ from balance.games.haunted_tower import enums as E
 from balance.games.haunted_tower import rules as K
 from balance.games.haunted_tower import layout as L
 from balance.games.haunted_tower.reference import Table, play_reference, play_scenario, scenario_lineup
+from balance.games.haunted_tower.narrate import kernel_disagreement
 from balance.games.haunted_tower.reference import MAX_SCRIPT
 from balance.games.haunted_tower.rules.setup import reset_nb
 
@@ -144,6 +145,35 @@ def test_mismatch_message_names_the_first_differing_event():
     msg = first_mismatch(bad, ref.events)
     assert msg is not None and f"event {i}:" in msg and "move_roll(player=" in msg and "d6=" in msg
     assert "only the reference goes on" in first_mismatch(events[:-1], ref.events)
+
+
+def test_kernel_disagreement_names_the_first_difference_then_the_final_counts_and_the_outcome():
+    """What ``balance replay`` reports when the engines part (``narrate.kernel_disagreement``, called by
+    ``balance.games.driver.replay``): the first differing or missing event, told with the scenario's names, else the
+    first final count or outcome that differs."""
+    sc = scenario(3, seed=3)
+    events, state = K.trace_game(compile_scenario(sc), sc.seed, 0, max_rows=TRACE_ROWS)
+    ref = play_scenario(sc, game=0)
+    assert kernel_disagreement(ref, events, state) is None
+    i = next(i for i, e in enumerate(ref.events) if e[0] == E.EV_FIGHT)
+    monsters = [m.name for m in sc.components.monsters]
+    fought = ref.events[i][3]
+    bad = events.copy()
+    bad[i, 3] = (fought + 1) % len(monsters)
+    said = kernel_disagreement(ref, bad, state)
+    seat, chit = ref.events[i][1], ref.events[i][2]
+    assert said == (f"event {i} differs: kernel fight(player={seat}, chit={chit}, monster={bad[i, 3]}, "
+                    f"name={monsters[bad[i, 3]]}), reference fight(player={seat}, chit={chit}, monster={fought}, "
+                    f"name={monsters[fought]})"), said
+    said = kernel_disagreement(ref, events[:-1], state)
+    assert said.startswith(f"event counts differ: kernel {len(events) - 1}, reference {len(events)}; event "
+                           f"{len(events) - 1} only in the reference: "), said
+    points = state.copy()
+    points[L.hs_at(1, L.HS_POINTS)] += 1
+    assert kernel_disagreement(ref, events, points).startswith("final counts differ: kernel ")
+    outcome = state.copy()
+    outcome[L.SC + L.SC_VICTORY] += 1
+    assert kernel_disagreement(ref, events, outcome) == "outcome differs"
 
 
 # --- the reference's own pieces: the strategies' view, the snapshots ----------------------------------------------

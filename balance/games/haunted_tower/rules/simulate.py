@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit, prange
 
 from ....core.jit import rules_jit
+from ...driver import read_trace
 from ...kernel_common import load_script
 from ..layout import (CHOICE_SCRIPT, DICE_SCRIPT, FINAL_FIELDS, KINDS, M_CHOICE_I, M_CHOICE_N, M_DICE_I, M_DICE_N,
                       M_TRACE, N_FINAL, N_IC, N_MC, N_PARAMS, SC, SC_ROUND, SC_TURN, SC_VICTORY, SC_WIN_MASK,
@@ -105,12 +106,9 @@ def script_choices(s: np.ndarray, choices) -> None:
 
 
 def trace_game(compiled, seed: int, game: int, max_rows: int = 200_000) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game of a compiled scenario (``compile_scenario``) with its trace: (events int64[n, 5], final state
-    array)."""
+    """Play game `game` of run `seed` of a compiled scenario (``compile_scenario``), seated as the batch kernel seats
+    it, with its trace: (events int64[n, 5], final state array)."""
     s0, f0, g, d, kinds, params, heroes, rotate, hero_rotate = compiled
     s = trace_game_nb(s0, f0, g, d, kinds, params, heroes, bool(rotate), bool(hero_rotate), np.uint64(seed),
                       int(game), max_rows)
-    n = int(s[M_TRACE])
-    if n > max_rows:
-        raise RuntimeError(f"trace overflow: {n} events, room for {max_rows}")
-    return s[TRACE:TRACE + 5 * n].reshape(n, 5).copy(), s
+    return read_trace(s, TRACE, M_TRACE, max_rows), s
