@@ -192,7 +192,7 @@ def test_view_hides_what_the_seat_does_not_know():
     table = reference_table(sc, 0)
     table.play()
     assert any(ch.face_up for ch in table.chits) and any(not ch.face_up for ch in table.chits)
-    s = table._s
+    s = table._state
     for seat in range(4):
         table.write_view(seat, (), 0, ())
         shown = [(int(s[L.CHIT_KIND + ch.id]), int(s[L.CHIT_INDEX + ch.id])) for ch in table.chits]

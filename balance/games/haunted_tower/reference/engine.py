@@ -36,17 +36,18 @@ from typing import Sequence
 import numpy as np
 
 from ....core.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, PyStream, py_shuffled
-from .. import board as B
+from ..board import CLIMB_FROM, EDGE_UP, LEVELS, N_LEVELS, TOP_LEVEL, Board
 from .. import board_of
-from .. import enums as E
-from .. import layout as L
-from .. import strategies as S
+from .. import enums
+from .. import layout
+from .. import strategies
 from ..components import HauntedTowerComponents, HauntedTowerRules, Item, Monster
 from .combat import Combat, GameEnds
 from .pieces import Chit, Hero, HeroSnapshot, ReferenceGame, Snapshot, number_chits
 from .view import View
 
-SLOT_LIMIT = {E.SLOT_ARMOR: 1, E.SLOT_WEAPON: 2, E.SLOT_SHIELD: 1}   # "one kind of armor, two weapons, one shield"
+SLOT_LIMIT = {enums.SLOT_ARMOR: 1, enums.SLOT_WEAPON: 2, enums.SLOT_SHIELD: 1}   # "one kind of armor, two weapons, one
+                                                                                 # shield"
 
 
 # --- the game --------------------------------------------------------------------------------------------------------
@@ -58,7 +59,7 @@ class Table(Combat, View):
     scripted strategy) mirror the kernel's test hooks ``script_dice`` and ``script_choices``.
     """
 
-    def __init__(self, components: HauntedTowerComponents, rules: HauntedTowerRules, board: B.Board,
+    def __init__(self, components: HauntedTowerComponents, rules: HauntedTowerRules, board: Board,
                  n_players: int, turn_cap: int, kinds, params, heroes: Sequence[int], seed: int, game: int, *,
                  dice: Sequence[int] = (), choices: Sequence[int] = ()):
         self.c, self.rules, self.board = components, rules, board
@@ -78,13 +79,13 @@ class Table(Combat, View):
         self.choice_i = 0
         self.events: list[tuple[int, int, int, int, int]] = []
         self.snapshots: list[Snapshot] = []
-        self.mcnt = np.zeros((n_players, len(self.monsters), L.N_MC), np.int64)
-        self.icnt = np.zeros((n_players, len(self.item_table), L.N_IC), np.int64)
+        self.mcnt = np.zeros((n_players, len(self.monsters), layout.N_MC), np.int64)
+        self.icnt = np.zeros((n_players, len(self.item_table), layout.N_IC), np.int64)
         n = board.n_squares
         self.chit_on = np.full(n, -1, np.int64)      # chit lying on each square
         self.hero_on = np.full(n, -1, np.int64)      # hero (seat) standing on each square
-        self.on_level = [0] * (B.N_LEVELS + 1)       # chits lying on Tower 1, 2, 3 (index 0 unused)
-        self.hidden_on = [0] * (B.N_LEVELS + 1)      # ... of them face down
+        self.on_level = [0] * (N_LEVELS + 1)       # chits lying on Tower 1, 2, 3 (index 0 unused)
+        self.hidden_on = [0] * (N_LEVELS + 1)      # ... of them face down
         self.room_blue = [0] * board.n_rooms
         self.room_full = [0] * board.n_rooms
         self.room_purple = [0] * board.n_rooms
@@ -102,7 +103,7 @@ class Table(Combat, View):
         self.path: list[int] = []            # this turn's path, start first
         self.battle = None                   # combat.Fight while a monster is fought
         self.victim = -1
-        self.winner, self.win_mask, self.victory, self.specter_killer = -1, 0, E.WIN_NONE, -1
+        self.winner, self.win_mask, self.victory, self.specter_killer = -1, 0, enums.WIN_NONE, -1
         self._init_view(params)
 
     # --- dice, shuffles, events ------------------------------------------------------------------------------------
@@ -167,17 +168,17 @@ class Table(Combat, View):
 
     def setup(self) -> None:
         """Place the Blue Chits (draw, roll off, place), then Place the Purple Chits, level by level."""
-        blue = [ch.id for ch in self.chits if ch.colour == E.BLUE]
+        blue = [ch.id for ch in self.chits if ch.colour == enums.BLUE]
         pool = py_shuffled(blue, self.shuffle_stream)
-        each = self.rules.blue_per_player[self.n_players - E.MIN_PLAYERS]
+        each = self.rules.blue_per_player[self.n_players - enums.MIN_PLAYERS]
         for h in self.heroes:
             h.hand = pool[h.seat * each:(h.seat + 1) * each]
             for c in h.hand:
                 ch = self.chits[c]
-                ch.loc, ch.owner, ch.placer = E.LOC_HAND, h.seat, h.seat
-                self.emit(E.EV_DEAL, h.seat, c)
+                ch.loc, ch.owner, ch.placer = enums.LOC_HAND, h.seat, h.seat
+                self.emit(enums.EV_DEAL, h.seat, c)
         for c in pool[self.n_players * each:]:
-            self.chits[c].loc = E.LOC_ASIDE
+            self.chits[c].loc = enums.LOC_ASIDE
         self.first = self.rolloff(list(range(self.n_players)), 0)
         self.place_blue_chits()
         self.place_purple_chits()
@@ -188,7 +189,7 @@ class Table(Combat, View):
             rolls = []
             for p in seats:
                 rolls.append(self.die(10))
-                self.emit(E.EV_ROLLOFF, p, rolls[-1], why)
+                self.emit(enums.EV_ROLLOFF, p, rolls[-1], why)
             best = max(rolls)
             seats = [p for p, r in zip(seats, rolls) if r == best]
             if len(seats) == 1:
@@ -210,18 +211,18 @@ class Table(Combat, View):
             h = self.heroes[p]
             if h.hand:
                 self.active = p
-                k, q = self.decide(S.place_blue_nb, p, self.g, self.d, p)
+                k, q = self.decide(strategies.place_blue_nb, p, self.tables, self.costs, p)
                 k, q = int(k), int(q)
                 if not 0 <= k < len(h.hand):
-                    self.illegal(p, E.DEC_PLACE_BLUE, k)      # the bad part of the answer is reported
+                    self.illegal(p, enums.DEC_PLACE_BLUE, k)      # the bad part of the answer is reported
                 if not self.blue_square_ok(q):
-                    self.illegal(p, E.DEC_PLACE_BLUE, q)
+                    self.illegal(p, enums.DEC_PLACE_BLUE, q)
                 ch = self.chits[h.hand.pop(k)]
-                self.put_chit(ch, q, E.LOC_BOARD)
+                self.put_chit(ch, q, enums.LOC_BOARD)
                 r = int(self.board.room[q])
                 self.room_blue[r] += 1
                 self.room_full[r] += 1
-                self.emit(E.EV_PLACE, p, ch.id, q)
+                self.emit(enums.EV_PLACE, p, ch.id, q)
             p = (p + 1) % self.n_players
 
     def place_purple_chits(self) -> None:
@@ -229,30 +230,30 @@ class Table(Combat, View):
         Tower 2; then the Specter's chit joins the cup, the cup is shaken, and Tower 3 is filled the same way. The
         Specter is always placed: of what is left in the cup, Tower 3's rooms less one go back with it, and any
         surplus (a scenario with more purple chits than the rooms need) is set aside first."""
-        purple = [ch.id for ch in self.chits if ch.colour == E.PURPLE]
+        purple = [ch.id for ch in self.chits if ch.colour == enums.PURPLE]
         self.cup = py_shuffled(purple, self.shuffle_stream)
         p = self.first
-        for level in B.LEVELS:
-            if level == B.TOP_LEVEL:
+        for level in LEVELS:
+            if level == TOP_LEVEL:
                 keep = self.board.rooms_per_level[level - 1] - 1
                 for c in self.cup[keep:]:
-                    self.chits[c].loc = E.LOC_ASIDE
+                    self.chits[c].loc = enums.LOC_ASIDE
                 self.cup = py_shuffled(self.cup[:keep] + [self.specter.id], self.shuffle_stream)
             self.level_filled = level
             for _ in range(self.board.rooms_per_level[level - 1]):
                 self.active = p
-                q = int(self.decide(S.place_purple_nb, p, self.g, self.d, p, level))
+                q = int(self.decide(strategies.place_purple_nb, p, self.tables, self.costs, p, level))
                 if not self.purple_square_ok(q, level):
-                    self.illegal(p, E.DEC_PLACE_PURPLE, q)
+                    self.illegal(p, enums.DEC_PLACE_PURPLE, q)
                 ch = self.chits[self.cup.pop(0)]
-                self.put_chit(ch, q, E.LOC_BOARD)
+                self.put_chit(ch, q, enums.LOC_BOARD)
                 r = int(self.board.room[q])
                 self.room_full[r] += 1
                 self.room_purple[r] = 1
-                self.emit(E.EV_PLACE, p, ch.id, q)
+                self.emit(enums.EV_PLACE, p, ch.id, q)
                 p = (p + 1) % self.n_players
         for c in self.cup:
-            self.chits[c].loc = E.LOC_ASIDE
+            self.chits[c].loc = enums.LOC_ASIDE
         self.cup = []
         self.level_filled = 0
 
@@ -285,20 +286,20 @@ class Table(Combat, View):
         start = seats[0] if len(seats) == 1 else self.rolloff(seats, 1)
         self.round_no += 1
         self.round_start = start
-        self.emit(E.EV_ROUND, -1, self.round_no, start)
+        self.emit(enums.EV_ROUND, -1, self.round_no, start)
         for k in range(self.n_players):
             h = self.heroes[(start + k) % self.n_players]
             if h.out:
                 continue
             if self.turn_no >= self.turn_cap:
-                self.emit(E.EV_CAP, -1, self.turn_no)
-                raise GameEnds(E.WIN_NONE)
+                self.emit(enums.EV_CAP, -1, self.turn_no)
+                raise GameEnds(enums.WIN_NONE)
             try:
                 self.turn(h)
             finally:
                 self.snapshots.append(self.snapshot())
             if not self.in_game():
-                raise GameEnds(E.WIN_ALL_OUT)
+                raise GameEnds(enums.WIN_ALL_OUT)
 
     def turn(self, h: Hero) -> None:
         """Experience trade-ins and a potion; Movement; Encountering a Chit; trading; dropping an item."""
@@ -306,7 +307,7 @@ class Table(Combat, View):
         self.active = h.seat
         self.mp = self.climb = self.left = 0
         self.path = [h.square]
-        self.emit(E.EV_TURN, h.seat, self.turn_no, self.round_no)
+        self.emit(enums.EV_TURN, h.seat, self.turn_no, self.round_no)
         self.experience(h)
         self.drink_at_start(h)
         self.move(h)
@@ -327,21 +328,21 @@ class Table(Combat, View):
         """A hero with a "-1" chit may trade in two blue monster chits or one purple monster chit to remove it,
         asked again after each trade."""
         while h.drains > 0 and (len(self.kept_of(h, False)) >= 2 or self.kept_of(h, True)):
-            answer = int(self.decide(S.trade_in_nb, h.seat, h.seat))
-            if answer == E.TRADE_NONE:
+            answer = int(self.decide(strategies.trade_in_nb, h.seat, h.seat))
+            if answer == enums.TRADE_NONE:
                 return
-            if answer == E.TRADE_TWO_BLUE and len(self.kept_of(h, False)) >= 2:
+            if answer == enums.TRADE_TWO_BLUE and len(self.kept_of(h, False)) >= 2:
                 paid = self.kept_of(h, False)[:2]
-            elif answer == E.TRADE_ONE_PURPLE and self.kept_of(h, True):
+            elif answer == enums.TRADE_ONE_PURPLE and self.kept_of(h, True):
                 paid = self.kept_of(h, True)[:1]
             else:
-                self.illegal(h.seat, E.DEC_TRADE_IN, answer)
+                self.illegal(h.seat, enums.DEC_TRADE_IN, answer)
             for c in paid:
                 h.kept.remove(c)
-                self.chits[c].loc, self.chits[c].owner = E.LOC_GONE, -1
+                self.chits[c].loc, self.chits[c].owner = enums.LOC_GONE, -1
             h.drains -= 1
             h.trade_ins += 1
-            self.emit(E.EV_TRADE_IN, h.seat, answer, h.drains)
+            self.emit(enums.EV_TRADE_IN, h.seat, answer, h.drains)
 
     # --- Magical Items: potions ------------------------------------------------------------------------------------
 
@@ -355,14 +356,14 @@ class Table(Combat, View):
         """At the start of its turn the hero may drink one potion it carries."""
         potions = self.potions(h)
         if potions:
-            c = self.choose(S.potion_nb, E.DEC_POTION, [-1] + potions, h.seat, h.seat)
+            c = self.choose(strategies.potion_nb, enums.DEC_POTION, [-1] + potions, h.seat, h.seat)
             if c >= 0:
                 self.drink(h, c)
 
     def drink(self, h: Hero, c: int) -> None:
         """A potion heals its hit points, up to the hero's maximum."""
         h.hp = min(h.card.hp, h.hp + self.item_of(c).heal)
-        self.emit(E.EV_POTION, h.seat, c, h.hp)
+        self.emit(enums.EV_POTION, h.seat, c, h.hp)
         self.use_once(h, c)
 
     def use_once(self, h: Hero, c: int) -> None:
@@ -373,8 +374,8 @@ class Table(Combat, View):
         ch.uses -= 1
         if ch.uses <= 0:
             h.items.remove(c)
-            ch.loc, ch.owner = E.LOC_GONE, -1
-            self.emit(E.EV_USED_UP, h.seat, c)
+            ch.loc, ch.owner = enums.LOC_GONE, -1
+            self.emit(enums.EV_USED_UP, h.seat, c)
 
     # --- Movement ------------------------------------------------------------------------------------------------
 
@@ -388,7 +389,7 @@ class Table(Combat, View):
         count = self.chit_count(h)
         up1 = count >= self.rules.climb_from_1 or self.gate_open(1)
         up2 = count >= self.rules.climb_from_2 or self.gate_open(2)
-        return B.CLIMB_FROM.index(tuple(lv for lv, ok in ((1, up1), (2, up2)) if ok))
+        return CLIMB_FROM.index(tuple(lv for lv, ok in ((1, up1), (2, up2)) if ok))
 
     def cost(self, a: int, b: int, table: int | None = None) -> int:
         return int(self.board.dist[self.climb if table is None else table, a, b])
@@ -399,24 +400,24 @@ class Table(Combat, View):
         if h.held:
             h.held = False
             self.mp, self.climb = 0, self.climbing_table(h)
-            self.emit(E.EV_HELD, h.seat)
+            self.emit(enums.EV_HELD, h.seat)
             return
         roll = self.die(6)
-        self.mp = h.card.speed + roll + h.ability(E.AB_MOVE_BONUS)
+        self.mp = h.card.speed + roll + h.ability(enums.AB_MOVE_BONUS)
         self.climb = self.climbing_table(h)
-        self.emit(E.EV_MOVE_ROLL, h.seat, roll, self.mp)
-        q = int(self.decide(S.move_nb, h.seat, self.g, self.d, h.seat))
+        self.emit(enums.EV_MOVE_ROLL, h.seat, roll, self.mp)
+        q = int(self.decide(strategies.move_nb, h.seat, self.tables, self.costs, h.seat))
         start = h.square
         if not (0 <= q < self.board.n_squares and self.cost(start, q) <= self.mp and self.chit_on[q] < 0
                 and self.hero_on[q] in (-1, h.seat)):
-            self.illegal(h.seat, E.DEC_MOVE, q)
+            self.illegal(h.seat, enums.DEC_MOVE, q)
         spent = self.cost(start, q)
         self.path = self.shortest_path(start, q)
         self.left = self.mp - spent
         self.move_hero(h, q)
-        self.emit(E.EV_MOVE, h.seat, start, q, spent)
+        self.emit(enums.EV_MOVE, h.seat, start, q, spent)
         for a, b in zip(self.path, self.path[1:]):
-            self.emit(E.EV_STEP, h.seat, b, self.cost(a, b))
+            self.emit(enums.EV_STEP, h.seat, b, self.cost(a, b))
 
     def shortest_path(self, a: int, b: int) -> list[int]:
         """The squares of the move, start first: a shortest path ("no doubling back"), each step the first
@@ -430,7 +431,7 @@ class Table(Combat, View):
                 nxt = int(board.nbr[here, k])
                 if nxt < 0:
                     break
-                if board.nbr_edge[here, k] == B.EDGE_UP and board.level[here] not in B.CLIMB_FROM[t]:
+                if board.nbr_edge[here, k] == EDGE_UP and board.level[here] not in CLIMB_FROM[t]:
                     continue
                 if int(board.nbr_cost[here, k]) + self.cost(nxt, b) == rest:
                     path.append(nxt)
@@ -458,9 +459,9 @@ class Table(Combat, View):
         candidates = self.encounter_candidates(h)
         if not candidates:
             return False
-        i = int(self.decide(S.encounter_nb, h.seat, self.g, self.d, h.seat, cand=candidates))
+        i = int(self.decide(strategies.encounter_nb, h.seat, self.tables, self.costs, h.seat, cand=candidates))
         if not -1 <= i < len(candidates):
-            self.illegal(h.seat, E.DEC_ENCOUNTER, i)
+            self.illegal(h.seat, enums.DEC_ENCOUNTER, i)
         if i < 0:
             return False
         ch = self.chits[candidates[i]]
@@ -468,7 +469,7 @@ class Table(Combat, View):
         if not ch.face_up:
             ch.face_up = True
             self.hidden_on[self.board.level[ch.square]] -= 1
-            self.emit(E.EV_REVEAL, h.seat, ch.id, ch.kind, ch.index)
+            self.emit(enums.EV_REVEAL, h.seat, ch.id, ch.kind, ch.index)
         if ch.is_monster:
             self.fight(h, ch)
         else:
@@ -483,13 +484,13 @@ class Table(Combat, View):
         return not users or self.hero_names[h.index] in users
 
     def slot_of(self, c: int) -> int:
-        return E.SLOT_NAMES.index(self.item_of(c).slot)
+        return enums.SLOT_NAMES.index(self.item_of(c).slot)
 
     def slot_limit(self, h: Hero, slot: int) -> int | None:
         """How many items of a slot a hero may carry (None: any number); the dwarf's extra weapon slots."""
-        if slot == E.SLOT_OTHER:
+        if slot == enums.SLOT_OTHER:
             return None
-        return SLOT_LIMIT[slot] + (h.ability(E.AB_EXTRA_WEAPON) if slot == E.SLOT_WEAPON else 0)
+        return SLOT_LIMIT[slot] + (h.ability(enums.AB_EXTRA_WEAPON) if slot == enums.SLOT_WEAPON else 0)
 
     def slot_has_room(self, h: Hero, slot: int, items: list[int] | None = None) -> bool:
         limit = self.slot_limit(h, slot)
@@ -500,43 +501,43 @@ class Table(Combat, View):
         """Pick-up: leave the item, take it into a free slot, or take it and give up a carried item of that slot
         (which lies where the new one lay)."""
         if not self.usable(h, ch.id):
-            self.put_chit(ch, ch.square, E.LOC_FLOOR)
-            self.emit(E.EV_CANNOT_USE, h.seat, ch.id)
+            self.put_chit(ch, ch.square, enums.LOC_FLOOR)
+            self.emit(enums.EV_CANNOT_USE, h.seat, ch.id)
             return
         slot = self.slot_of(ch.id)
-        options = [E.TAKE_LEAVE]
+        options = [enums.TAKE_LEAVE]
         if self.slot_has_room(h, slot):
-            options.append(E.TAKE_FREE)
+            options.append(enums.TAKE_FREE)
         else:
             options += [c for c in h.items if self.slot_of(c) == slot]
-        choice = self.choose(S.take_nb, E.DEC_TAKE, options, h.seat, h.seat, ch.id)
-        if choice == E.TAKE_LEAVE:
-            self.put_chit(ch, ch.square, E.LOC_FLOOR)
-            self.emit(E.EV_LEAVE, h.seat, ch.id)
+        choice = self.choose(strategies.take_nb, enums.DEC_TAKE, options, h.seat, h.seat, ch.id)
+        if choice == enums.TAKE_LEAVE:
+            self.put_chit(ch, ch.square, enums.LOC_FLOOR)
+            self.emit(enums.EV_LEAVE, h.seat, ch.id)
             return
         square = ch.square
-        self.lift_chit(ch, E.LOC_HELD, h.seat)
+        self.lift_chit(ch, enums.LOC_HELD, h.seat)
         h.items.append(ch.id)
-        self.icnt[h.seat, ch.index, L.IC_TAKEN] += 1
+        self.icnt[h.seat, ch.index, layout.IC_TAKEN] += 1
         given = choice if choice >= 0 else -1
-        self.emit(E.EV_TAKE, h.seat, ch.id, given)
+        self.emit(enums.EV_TAKE, h.seat, ch.id, given)
         if given >= 0:
             h.items.remove(given)
-            self.put_chit(self.chits[given], square, E.LOC_FLOOR)
-            self.emit(E.EV_DROP, h.seat, given, square)
+            self.put_chit(self.chits[given], square, enums.LOC_FLOOR)
+            self.emit(enums.EV_DROP, h.seat, given, square)
 
     def drop(self, h: Hero) -> None:
         """Dropping a Chit: at the end of its movement the hero may drop one item on a free adjacent square."""
         squares = [q for q in self.adjacent(h.square) if self.free(q)]
         if not h.items or not squares:
             return
-        c = self.choose(S.drop_nb, E.DEC_DROP, [-1] + list(h.items), h.seat, self.g, h.seat)
+        c = self.choose(strategies.drop_nb, enums.DEC_DROP, [-1] + list(h.items), h.seat, self.tables, h.seat)
         if c < 0:
             return
-        q = self.choose(S.drop_square_nb, E.DEC_DROP_SQUARE, squares, h.seat, self.g, h.seat, c)
+        q = self.choose(strategies.drop_square_nb, enums.DEC_DROP_SQUARE, squares, h.seat, self.tables, h.seat, c)
         h.items.remove(c)
-        self.put_chit(self.chits[c], q, E.LOC_FLOOR)
-        self.emit(E.EV_DROP, h.seat, c, q)
+        self.put_chit(self.chits[c], q, enums.LOC_FLOOR)
+        self.emit(enums.EV_DROP, h.seat, c, q)
 
     def offer_trade(self, h: Hero) -> None:
         """Trading (rule option): one of the hero's items for one of an adjacent hero's, if both may use what they
@@ -555,14 +556,14 @@ class Table(Combat, View):
                         rows.append((partner, give, get))
         if not rows:
             return
-        i = int(self.decide(S.trade_offer_nb, h.seat, self.g, h.seat, cand=[x for row in rows for x in row],
-                            n_cand=len(rows)))
+        i = int(self.decide(strategies.trade_offer_nb, h.seat, self.tables, h.seat,
+                            cand=[x for row in rows for x in row], n_cand=len(rows)))
         if not -1 <= i < len(rows):
-            self.illegal(h.seat, E.DEC_TRADE_OFFER, i)
+            self.illegal(h.seat, enums.DEC_TRADE_OFFER, i)
         if i < 0:
             return
         partner, give, get = rows[i]
-        accepted = bool(self.decide(S.trade_accept_nb, partner, partner, h.seat, give, get))
+        accepted = bool(self.decide(strategies.trade_accept_nb, partner, partner, h.seat, give, get))
         if accepted:                        # each receives its new item last; the gaps close
             o = self.heroes[partner]
             h.items.remove(give)
@@ -570,7 +571,7 @@ class Table(Combat, View):
             h.items.append(get)
             o.items.append(give)
             self.chits[give].owner, self.chits[get].owner = partner, h.seat
-        self.emit(E.EV_TRADE, h.seat, partner, give, get if accepted else -1)
+        self.emit(enums.EV_TRADE, h.seat, partner, give, get if accepted else -1)
 
     def trade_fits(self, h: Hero, give: int, get: int) -> bool:
         after = [c for c in h.items if c != give]
@@ -580,8 +581,8 @@ class Table(Combat, View):
 
     def illegal(self, seat: int, decision: int, answer: int) -> None:
         """A strategy answered with something the rules do not allow: the game stops, unfinished."""
-        self.emit(E.EV_ILLEGAL, seat, decision, int(answer))
-        raise GameEnds(E.WIN_NONE)
+        self.emit(enums.EV_ILLEGAL, seat, decision, int(answer))
+        raise GameEnds(enums.WIN_NONE)
 
     def score_lines(self, h: Hero) -> tuple[int, ...]:
         """Winning: stand-ups, chits (blue 1, purple-backed 2), the vampire killed with the stake, damaging the
@@ -601,10 +602,10 @@ class Table(Combat, View):
         An unfinished game has no winner."""
         for h in self.heroes:
             h.score = self.scores(h)
-            self.emit(E.EV_SCORE, h.seat, sum(h.score))
+            self.emit(enums.EV_SCORE, h.seat, sum(h.score))
             for c in h.items:
-                self.icnt[h.seat, self.chits[c].index, L.IC_HELD_END] += 1
-        if self.victory == E.WIN_NONE:
+                self.icnt[h.seat, self.chits[c].index, layout.IC_HELD_END] += 1
+        if self.victory == enums.WIN_NONE:
             return
         points = [sum(h.score) for h in self.heroes]
         best = max(points)
@@ -613,7 +614,7 @@ class Table(Combat, View):
             winners = [self.specter_killer]
         self.winner = winners[0]
         self.win_mask = sum(1 << p for p in winners)
-        self.emit(E.EV_WIN, -1, self.victory, self.win_mask)
+        self.emit(enums.EV_WIN, -1, self.victory, self.win_mask)
 
     # --- snapshots and the result ------------------------------------------------------------------------------------
 
@@ -655,7 +656,7 @@ class Table(Combat, View):
 
 # --- entry points ----------------------------------------------------------------------------------------------------
 
-def play_reference(components: HauntedTowerComponents, rules: HauntedTowerRules, board: B.Board, n_players: int,
+def play_reference(components: HauntedTowerComponents, rules: HauntedTowerRules, board: Board, n_players: int,
                    turn_cap: int, kinds, params, heroes: Sequence[int], seed: int, game: int, *,
                    dice: Sequence[int] = (), choices: Sequence[int] = ()) -> ReferenceGame:
     """Play game `game` of run `seed` with the reference engine: seat s plays strategy kinds[s] (parameters

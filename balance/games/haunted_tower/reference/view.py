@@ -18,24 +18,25 @@ from typing import Sequence
 import numpy as np
 
 from ....core.rng import flat_seek_nb
-from .. import board as B
-from .. import enums as E
-from .. import layout as L
+from ..board import LEVELS, N_LEVELS
+from .. import enums
+from .. import layout
 from ..compile import bit_words, compile_rules
 
-MAX_SCRIPT = L.KINDS - L.CHOICE_SCRIPT     # room for scripted choices in the flat view
-CHIT_REGIONS = (L.CHIT_LOC, L.CHIT_SQ, L.CHIT_OWNER, L.CHIT_PLACER, L.CHIT_FACEUP, L.CHIT_USES, L.CHIT_KIND,
-                L.CHIT_INDEX)
+MAX_SCRIPT = layout.KINDS - layout.CHOICE_SCRIPT     # room for scripted choices in the flat view
+CHIT_REGIONS = (layout.CHIT_LOC, layout.CHIT_SQ, layout.CHIT_OWNER, layout.CHIT_PLACER, layout.CHIT_FACEUP,
+                layout.CHIT_USES, layout.CHIT_KIND, layout.CHIT_INDEX)
 
 
 # Hero.* -> layout.HS_* in the order View.hero_fields lists them; the layout must number them 0.. in this order.
-HERO_FIELDS = (L.HS_HERO, L.HS_SQ, L.HS_HP, L.HS_MAXHP, L.HS_ATTACK, L.HS_DRAINS, L.HS_DEATHS, L.HS_OUT,
-               L.HS_HELD_TURN, L.HS_N_ITEMS, L.HS_BLUE, L.HS_PURPLE, L.HS_STANDUPS, L.HS_KEPT_BLUE, L.HS_KEPT_PURPLE,
-               L.HS_BANE_KILLS, L.HS_SPECTER_HIT, L.HS_SPECTER_KILL, L.HS_POINTS, L.HS_KILLS, L.HS_ENCOUNTERS,
-               L.HS_RUNS, L.HS_TRADE_INS, L.HS_HAND_N, L.HS_HIT_SPECTER_NOW, L.HS_DAMAGE_DEALT, L.HS_DAMAGE_TAKEN,
-               L.HS_PTS_STANDUPS, L.HS_PTS_CHITS, L.HS_PTS_BANE, L.HS_PTS_SPECTER_HIT, L.HS_PTS_SPECTER_KILL,
-               L.HS_FIGHT_CAP)
-if HERO_FIELDS != tuple(range(L.N_HS)):
+HERO_FIELDS = (layout.HS_HERO, layout.HS_SQ, layout.HS_HP, layout.HS_MAXHP, layout.HS_ATTACK, layout.HS_DRAINS,
+               layout.HS_DEATHS, layout.HS_OUT, layout.HS_HELD_TURN, layout.HS_N_ITEMS, layout.HS_BLUE,
+               layout.HS_PURPLE, layout.HS_STANDUPS, layout.HS_KEPT_BLUE, layout.HS_KEPT_PURPLE, layout.HS_BANE_KILLS,
+               layout.HS_SPECTER_HIT, layout.HS_SPECTER_KILL, layout.HS_POINTS, layout.HS_KILLS, layout.HS_ENCOUNTERS,
+               layout.HS_RUNS, layout.HS_TRADE_INS, layout.HS_HAND_N, layout.HS_HIT_SPECTER_NOW, layout.HS_DAMAGE_DEALT,
+               layout.HS_DAMAGE_TAKEN, layout.HS_PTS_STANDUPS, layout.HS_PTS_CHITS, layout.HS_PTS_BANE,
+               layout.HS_PTS_SPECTER_HIT, layout.HS_PTS_SPECTER_KILL, layout.HS_FIGHT_CAP)
+if HERO_FIELDS != tuple(range(layout.N_HS)):
     raise ImportError("layout.HS_* are no longer numbered in View.hero_fields' order: update HERO_FIELDS and it")
 
 
@@ -48,30 +49,32 @@ class View:
     """The strategies' view for ``reference.Table``."""
 
     def _init_view(self, params) -> None:
-        """The flat arrays ``(s, f, g, d)``: the compiled rules and board (read only) and a state region written
-        before each decision. Strategy kinds, parameters, seat heroes and the choice script are set once."""
-        self._s, self._f, self.g, self.d = compile_rules(self.c, self.rules, self.n_players, self.turn_cap,
-                                                         self.board)
-        s = self._s
+        """The flat arrays ``(state, params, tables, costs)``: the compiled rules and board (read only) and a state
+        region written before each decision. Strategy kinds, parameters, seat heroes and the choice script are set
+        once."""
+        self._state, self._params, self.tables, self.costs = compile_rules(self.c, self.rules, self.n_players,
+                                                                           self.turn_cap, self.board)
+        state = self._state
         self.placeable = frozenset(int(q) for q in self.board.placeable)
         self.purple_backed = [int(ch.purple_backed) for ch in self.chits]
         self.content_kind = np.array([ch.kind for ch in self.chits], np.int64)
         # where each chit bit set starts: CHIT_ON, CHIT_HIDDEN, each seat's CHIT_PLACED, each level's CHIT_LEVEL
         self._seats = np.arange(self.n_players)
-        self._levels = np.array(B.LEVELS)
-        self._bit_sets = ([L.CHIT_ON, L.CHIT_HIDDEN] + [int(L.placed_at(p, 0)) for p in range(self.n_players)]
-                          + [int(L.level_bits_at(lv, 0)) for lv in B.LEVELS])
+        self._levels = np.array(LEVELS)
+        self._bit_sets = ([layout.CHIT_ON, layout.CHIT_HIDDEN]
+                          + [int(layout.placed_at(p, 0)) for p in range(self.n_players)]
+                          + [int(layout.level_bits_at(lv, 0)) for lv in LEVELS])
         self.content_index = np.array([ch.index for ch in self.chits], np.int64)
         params = np.asarray(params, np.float64)
         for p in range(self.n_players):
-            s[L.KINDS + p] = self.kinds[p]
-            s[L.SEAT_HERO + p] = self.heroes[p].index
-            for j in range(min(L.N_PARAMS, params.shape[1])):
-                self._f[L.F_PARAMS + p * L.N_PARAMS + j] = params[p, j]
+            state[layout.KINDS + p] = self.kinds[p]
+            state[layout.SEAT_HERO + p] = self.heroes[p].index
+            for j in range(min(layout.N_PARAMS, params.shape[1])):
+                self._params[layout.F_PARAMS + p * layout.N_PARAMS + j] = params[p, j]
         if len(self.choices) > MAX_SCRIPT:
             raise ValueError(f"at most {MAX_SCRIPT} scripted choices, got {len(self.choices)}")
-        s[L.CHOICE_SCRIPT:L.CHOICE_SCRIPT + len(self.choices)] = self.choices
-        s[L.HAND:L.HAND + L.MAX_PLAYERS * L.MAX_HAND] = -1
+        state[layout.CHOICE_SCRIPT:layout.CHOICE_SCRIPT + len(self.choices)] = self.choices
+        state[layout.HAND:layout.HAND + layout.MAX_PLAYERS * layout.MAX_HAND] = -1
         self.hands_in_view = False
 
     def hero_fields(self, h) -> list[int]:
@@ -89,31 +92,31 @@ class View:
     def scalars(self, n_cand: int) -> list[int]:
         """The shared ``layout.SC_*`` scalars."""
         fight = self.battle
-        sc = [0] * L.N_SC
-        sc[L.SC_ROUND] = self.round_no
-        sc[L.SC_TURN] = self.turn_no
-        sc[L.SC_ACTIVE] = self.active
-        sc[L.SC_WINNER] = self.winner
-        sc[L.SC_WIN_MASK] = self.win_mask
-        sc[L.SC_VICTORY] = self.victory
-        sc[L.SC_SPECTER_KILLER] = self.specter_killer
-        sc[L.SC_FIRST] = self.first
-        sc[L.SC_IN] = sum(1 for h in self.heroes if not h.out)
-        sc[L.SC_CUP_N] = len(self.cup)
-        sc[L.SC_MP] = self.mp
-        sc[L.SC_CLIMB] = self.climb
-        sc[L.SC_LEFT] = self.left
-        sc[L.SC_FIGHT] = fight.chit.id if fight else -1
-        sc[L.SC_FIGHT_HP] = fight.hp if fight else 0
-        sc[L.SC_FIGHT_DRAINED] = int(fight.drained) if fight else 0
-        sc[L.SC_SLOWED] = int(fight.slowed) if fight else 0
-        sc[L.SC_LEVEL] = self.level_filled
-        sc[L.SC_N_CAND] = n_cand
-        sc[L.SC_PATH_N] = len(self.path)
-        sc[L.SC_PATH_FROM] = self.path[0] if self.path else -1
-        sc[L.SC_VICTIM] = self.victim
-        sc[L.SC_ROUND_START] = self.round_start
-        sc[L.SC_HURT] = int(fight.hurt) if fight else 0
+        sc = [0] * layout.N_SC
+        sc[layout.SC_ROUND] = self.round_no
+        sc[layout.SC_TURN] = self.turn_no
+        sc[layout.SC_ACTIVE] = self.active
+        sc[layout.SC_WINNER] = self.winner
+        sc[layout.SC_WIN_MASK] = self.win_mask
+        sc[layout.SC_VICTORY] = self.victory
+        sc[layout.SC_SPECTER_KILLER] = self.specter_killer
+        sc[layout.SC_FIRST] = self.first
+        sc[layout.SC_IN] = sum(1 for h in self.heroes if not h.out)
+        sc[layout.SC_CUP_N] = len(self.cup)
+        sc[layout.SC_MP] = self.mp
+        sc[layout.SC_CLIMB] = self.climb
+        sc[layout.SC_LEFT] = self.left
+        sc[layout.SC_FIGHT] = fight.chit.id if fight else -1
+        sc[layout.SC_FIGHT_HP] = fight.hp if fight else 0
+        sc[layout.SC_FIGHT_DRAINED] = int(fight.drained) if fight else 0
+        sc[layout.SC_SLOWED] = int(fight.slowed) if fight else 0
+        sc[layout.SC_LEVEL] = self.level_filled
+        sc[layout.SC_N_CAND] = n_cand
+        sc[layout.SC_PATH_N] = len(self.path)
+        sc[layout.SC_PATH_FROM] = self.path[0] if self.path else -1
+        sc[layout.SC_VICTIM] = self.victim
+        sc[layout.SC_ROUND_START] = self.round_start
+        sc[layout.SC_HURT] = int(fight.hurt) if fight else 0
         return sc
 
     def chit_fields(self, seat: int) -> tuple[np.ndarray, ...]:
@@ -126,60 +129,60 @@ class View:
 
     def write_view(self, seat: int, cand: Sequence[int], n_cand: int, opts: Sequence[tuple[int, int]]) -> None:
         """Everything public, the deciding seat's own hand and the contents it knows; nothing else."""
-        s, n_sq, n_rooms, n_chits = self._s, self.board.n_squares, self.board.n_rooms, len(self.chits)
-        s[L.SC:L.SC + L.N_SC] = self.scalars(n_cand)
+        state, n_sq, n_rooms, n_chits = self._state, self.board.n_squares, self.board.n_rooms, len(self.chits)
+        state[layout.SC:layout.SC + layout.N_SC] = self.scalars(n_cand)
         rows, held = [], []
         for h in self.heroes:
             rows += self.hero_fields(h)
-            held += h.items + [-1] * (L.MAX_HELD - len(h.items))
-        s[L.HS:L.HS + self.n_players * L.N_HS] = rows
-        s[L.HELD:L.HELD + self.n_players * L.MAX_HELD] = held
+            held += h.items + [-1] * (layout.MAX_HELD - len(h.items))
+        state[layout.HS:layout.HS + self.n_players * layout.N_HS] = rows
+        state[layout.HELD:layout.HELD + self.n_players * layout.MAX_HELD] = held
         if self.hands_in_view or self.heroes[seat].hand:          # set-up: only the deciding seat's own hand
-            s[L.HAND:L.HAND + self.n_players * L.MAX_HAND] = -1
+            state[layout.HAND:layout.HAND + self.n_players * layout.MAX_HAND] = -1
             own = self.heroes[seat].hand
-            s[L.HAND + seat * L.MAX_HAND:L.HAND + seat * L.MAX_HAND + len(own)] = own
+            state[layout.HAND + seat * layout.MAX_HAND:layout.HAND + seat * layout.MAX_HAND + len(own)] = own
             self.hands_in_view = bool(own)
         fields = self.chit_fields(seat)
         for region, values in zip(CHIT_REGIONS, fields):
-            s[region:region + n_chits] = values
+            state[region:region + n_chits] = values
         # the bit sets from the chits' places, faces, placers and levels: one row of flags a set, packed at once
         loc, placer = fields[0], fields[3]
         level = np.where(fields[1] >= 0, self.board.level[fields[1]], 0)
-        flags = np.zeros((len(self._bit_sets), L.MAX_CHITS), np.bool_)
-        flags[0, :n_chits] = (loc == E.LOC_BOARD) | (loc == E.LOC_FLOOR)          # (not np.isin: 10x)
+        flags = np.zeros((len(self._bit_sets), layout.MAX_CHITS), np.bool_)
+        flags[0, :n_chits] = (loc == enums.LOC_BOARD) | (loc == enums.LOC_FLOOR)          # (not np.isin: 10x)
         flags[1, :n_chits] = fields[4] == 0
         flags[2:2 + self.n_players, :n_chits] = placer == self._seats[:, None]
         flags[2 + self.n_players:, :n_chits] = level == self._levels[:, None]
         words = bit_words(flags)
         for first, row in zip(self._bit_sets, words):
-            s[first:first + row.size] = row
-        s[L.SQ_CHIT:L.SQ_CHIT + n_sq] = self.chit_on
-        s[L.SQ_HERO:L.SQ_HERO + n_sq] = self.hero_on
-        s[L.ROOM_BLUE:L.ROOM_BLUE + n_rooms] = self.room_blue
-        s[L.ROOM_FULL:L.ROOM_FULL + n_rooms] = self.room_full
-        s[L.ROOM_PURPLE:L.ROOM_PURPLE + n_rooms] = self.room_purple
-        s[L.LEVEL_CHITS:L.LEVEL_CHITS + B.N_LEVELS + 1] = [0] + [self.level_chits(lv) for lv in B.LEVELS]
-        s[L.LEVEL_HIDDEN:L.LEVEL_HIDDEN + B.N_LEVELS + 1] = [0] + [self.level_hidden(lv) for lv in B.LEVELS]
-        s[L.SLOTS_OK:L.SLOTS_OK + L.MAX_PLAYERS] = 0              # the heuristics' memo of their slots: none
-        s[L.PATH:L.PATH + len(self.path)] = self.path
+            state[first:first + row.size] = row
+        state[layout.SQ_CHIT:layout.SQ_CHIT + n_sq] = self.chit_on
+        state[layout.SQ_HERO:layout.SQ_HERO + n_sq] = self.hero_on
+        state[layout.ROOM_BLUE:layout.ROOM_BLUE + n_rooms] = self.room_blue
+        state[layout.ROOM_FULL:layout.ROOM_FULL + n_rooms] = self.room_full
+        state[layout.ROOM_PURPLE:layout.ROOM_PURPLE + n_rooms] = self.room_purple
+        state[layout.LEVEL_CHITS:layout.LEVEL_CHITS + N_LEVELS + 1] = [0] + [self.level_chits(lv) for lv in LEVELS]
+        state[layout.LEVEL_HIDDEN:layout.LEVEL_HIDDEN + N_LEVELS + 1] = [0] + [self.level_hidden(lv) for lv in LEVELS]
+        state[layout.SLOTS_OK:layout.SLOTS_OK + layout.MAX_PLAYERS] = 0      # the heuristics' memo of their slots: none
+        state[layout.PATH:layout.PATH + len(self.path)] = self.path
         if cand:
-            s[L.CAND:L.CAND + len(cand)] = cand
+            state[layout.CAND:layout.CAND + len(cand)] = cand
         for i, (kind, c) in enumerate(opts):
-            s[L.OPTS + 2 * i] = kind
-            s[L.OPTS + 2 * i + 1] = c
+            state[layout.OPTS + 2 * i] = kind
+            state[layout.OPTS + 2 * i + 1] = c
         stream = self.strategy_streams[seat]
-        flat_seek_nb(s, L.stream_at(2 + seat), _as_int64(stream.key), stream.counter)
-        s[L.M_CHOICE_N] = len(self.choices)
-        s[L.M_CHOICE_I] = self.choice_i
+        flat_seek_nb(state, layout.stream_at(2 + seat), _as_int64(stream.key), stream.counter)
+        state[layout.M_CHOICE_N] = len(self.choices)
+        state[layout.M_CHOICE_I] = self.choice_i
 
     def decide(self, decision, seat: int, *args, cand: Sequence[int] = (), n_cand: int | None = None,
                opts: Sequence[tuple[int, int]] = ()):
-        """Ask `seat`'s strategy (a jitted ``strategies`` function, called as ``decision(s, f, *args)``) through
-        its view; keep its random stream and the choice script in step with what it consumed."""
+        """Ask `seat`'s strategy (a jitted ``strategies`` function, called as ``decision(state, params, *args)``)
+        through its view; keep its random stream and the choice script in step with what it consumed."""
         self.write_view(seat, cand, len(opts) if opts else (len(cand) if n_cand is None else n_cand), opts)
-        answer = decision(self._s, self._f, *args)
-        self.strategy_streams[seat].counter = int(self._s[L.stream_at(2 + seat) + 1])
-        self.choice_i = int(self._s[L.M_CHOICE_I])
+        answer = decision(self._state, self._params, *args)
+        self.strategy_streams[seat].counter = int(self._state[layout.stream_at(2 + seat) + 1])
+        self.choice_i = int(self._state[layout.M_CHOICE_I])
         return answer
 
     def choose(self, decision, code: int, options: Sequence[int], seat: int, *args):
