@@ -9,6 +9,9 @@ compile-time constants, and every shared scalar and option has a name of its own
 
 Every index that is not a constant goes through a helper here and comes back *unsigned* (see
 ``balance/games/spooky_tower/layout.py``: Numba then skips its negative-index wraparound).
+
+One module of about 550 lines on purpose: the regions are laid out one after another (``_region``), so every size,
+offset and named field, and the helper that indexes it, is read in one place, in the order the arrays hold them.
 """
 from __future__ import annotations
 

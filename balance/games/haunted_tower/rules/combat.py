@@ -7,6 +7,10 @@ other has an end of another kind: the fight cap, after FIGHT_CAP_ROUNDS such rou
 haunted_tower.md, Rounds). Every choice on the hero's side (run, which
 weapon, a potion) is the hero's strategy's; the choices the rulebook gives "the person on his or her right" (which
 item the robber fly moves and where, which metal item the rust monster eats) are that seat's strategy's.
+
+One module of about 430 lines on purpose: a fight is one loop of rounds whose steps (initiative, the hero's action,
+running away, the monster's attack and its special abilities, a death) share the outcome codes below and call one
+another; split, each part would import the others.
 """
 from __future__ import annotations
 

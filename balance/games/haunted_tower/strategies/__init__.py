@@ -3,8 +3,8 @@ for a monster attacking the hero on its left (the robber fly's theft, the rust m
 
 A strategy is an integer kind (``state[at(KINDS, seat)]``) plus a float parameter vector
 (``params[param_at(seat, :)]``); the kernel calls the functions below and they dispatch on the kind. The kernel writes
-a decision's candidates into ``CAND`` (``N_CANDIDATES`` of them) and the strategy answers with an index; for a square to stop on or to place a chit
-on, it answers with the square and the kernel checks it.
+a decision's candidates into ``CAND`` (``N_CANDIDATES`` of them) and the strategy answers with an index; for a square
+to stop on or to place a chit on, it answers with the square and the kernel checks it.
 
 What a strategy may read is the seat's view: heroes (squares, hit points, attack numbers, "-1" chits, items, kept
 chits), where every chit lies and its colour (``CHIT_LOC``, ``CHIT_SQ``, ``CHIT_COLOUR``, ``SQ_CHIT``, ``SQ_HERO``,
