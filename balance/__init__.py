@@ -34,7 +34,7 @@ def __getattr__(name: str):
         from .api import simulate
         return simulate
     if name == "Results":
-        from .present.results import Results
+        from .stats.results import Results
         return Results
     if name in ("compare", "sweep", "cards"):
         from .analysis import studies

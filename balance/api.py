@@ -1,11 +1,11 @@
 """The Python API for notebooks and scripts: ``simulate`` a scenario, get a
-:class:`~balance.present.results.Results`."""
+:class:`~balance.stats.results.Results`."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from .present.results import Results
+from .stats.results import Results
 from .run.runner import RunOptions, run
 from .scenario.model import Scenario, load_scenario
 
@@ -19,7 +19,7 @@ def simulate(scenario: Scenario | str | Path | dict | None = None, **overrides: 
     Keyword arguments override scenario keys (``games``, ``players``, ``seed``, ``strategy``, ``seat_rotation``,
     ...) or set how to run (``threads``, ``chunk_size``, ``keep_games``, ``target_ci``, ``max_games``,
     ``progress``, ``contrasts``); run options never change a number in the scenario's results. ``contrasts=False``
-    skips the game's contrast variants (co-operative games play them by default, see ``balance.analysis.contrasts``).
+    skips the game's contrast variants (co-operative games play them by default, see ``balance.run.contrasts``).
     ``client``: a ``dask.distributed.Client``; the games then run as tasks on its workers (``balance.run.executor``),
     with the same results as a local run.
 

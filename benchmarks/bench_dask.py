@@ -26,7 +26,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from balance.api import simulate
-    from balance.run.bench import machine
+    from balance.cli.bench import machine
     from balance.run.executor import close, connect
     print(f"machine: {machine()}; load average at start {os.getloadavg()[0]:.1f}")
     simulate(games=1_000, progress=False)           # the kernel in the Numba cache before any worker starts

@@ -33,7 +33,7 @@ SCENARIOS = {"spooky_tower": None, "haunted_tower": "scenarios/haunted_tower.tom
 
 def kernel_rate(scenario, games: int) -> float:
     """Games/s of the kernel alone, the fastest of `balance bench`'s 3 runs of one chunk of `games`."""
-    from balance.run.bench import _kernel
+    from balance.cli.bench import _kernel
     spec = scenario.spec()
     return _kernel(spec, spec.compile_scenario(scenario), scenario, games, None)[0]
 
@@ -85,7 +85,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--executor-args", default="", help="extra `balance run` arguments (an executor)")
     args = parser.parse_args()
-    from balance.run.bench import machine
+    from balance.cli.bench import machine
     print(f"machine: {machine()}; load average at start {os.getloadavg()[0]:.1f}")
     for game in args.game or list(SCENARIOS):
         r = measure(game, args.seconds, args.repeats, args.executor_args.split())

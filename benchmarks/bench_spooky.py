@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from balance import load_scenario
-from balance.run.bench import benchmark
+from balance.cli.bench import benchmark
 
 
 def main() -> None:

@@ -72,7 +72,7 @@ def main() -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from balance.run.bench import machine
+    from balance.cli.bench import machine
     from balance.run.runner import RunOptions, run
     from balance.scenario import load_scenario
 

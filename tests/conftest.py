@@ -60,10 +60,11 @@ def spooky_compiled():
 # Paths are relative to tests/.
 LONGEST_FIRST = (
     "games/haunted_tower/test_differential_options.py", "games/haunted_tower/test_differential.py",
-    "test_differential_climbing.py", "test_executor.py", "test_numba_patches.py", "test_differential.py", "test_cli.py",
-    "games/haunted_tower/test_invariants.py", "games/haunted_tower/test_strategies.py",
-    "games/haunted_tower/test_rules_combat.py", "test_kernel_build.py", "test_notebook.py", "test_report.py",
-    "test_rules_climbing.py", "test_invariants_climbing.py", "test_ci_workflow.py", "test_bench.py", "test_studies.py",
+    "test_differential_climbing.py", "run/test_executor.py", "core/test_numba_patches.py", "test_differential.py",
+    "cli/test_cli.py", "games/haunted_tower/test_invariants.py", "games/haunted_tower/test_strategies.py",
+    "games/haunted_tower/test_rules_combat.py", "core/test_kernel_build.py", "present/test_notebook.py",
+    "present/test_report.py", "test_rules_climbing.py", "test_invariants_climbing.py", "cli/test_ci_workflow.py",
+    "cli/test_bench.py", "analysis/test_studies.py",
 )
 
 

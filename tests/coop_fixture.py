@@ -57,7 +57,7 @@ def compile_scenario(scenario) -> dict:
 
 
 def run_chunk(compiled, *, seed, rotate, game0, n_games, n_blocks=1, out=None, counter_rows=True) -> dict:
-    """Games game0 .. game0 + n_games - 1 as a co-operative chunk (balance.analysis.stats.aggregate's layout); its
+    """Games game0 .. game0 + n_games - 1 as a co-operative chunk (balance.stats.aggregate's layout); its
     counters are tallied from the rows, so they are always there (``counter_rows`` asks nothing, as for The Haunted
     Tower)."""
     g = np.arange(game0, game0 + n_games, dtype=np.int64)

@@ -1,5 +1,5 @@
 """What every game's kernel computes, as digests: run in a new process with its own Numba cache, once with Numba's
-compile patches (``balance/core/numba_patches``) and once without, by ``test_numba_patches.py``.
+compile patches (``balance/core/numba_patches``) and once without, by ``tests/core/test_numba_patches.py``.
 
 ``python tests/patch_outputs.py GAMES [GAME ...]`` (only those games' scenarios, where named) prints one JSON object: whether the patches were on, and for every shipped
 scenario (``balance.run.agreement.shipped``: each file in ``scenarios/`` and each game's embedded default no file

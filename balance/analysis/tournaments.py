@@ -21,7 +21,7 @@ import pandas as pd
 
 from ..scenario.layers import override_name
 from ..scenario.model import Scenario, ScenarioError, load_scenario
-from .stats.intervals import wilson
+from ..stats.intervals import wilson
 
 FIRST_ROUND = 1_000
 
@@ -110,10 +110,12 @@ class Tournament:
     def findings(self) -> pd.DataFrame:
         """What to read first, in order, with the columns of every result's findings (kind, text, estimate, ci_low,
         ci_high, weight; ``stats.findings.COLUMNS``)."""
-        from .stats.findings import frame
-        from ..present.tournaments_view import findings
+        from ..stats.findings import frame
+        from .tournament_findings import findings
         return frame(findings(self))
 
+    # A tournament shows itself (figures, text, Markdown), as a Results does: the views live in balance.present, the
+    # layer above, and are imported when asked for (this layer's only upward import).
     @property
     def plot(self):
         from ..present.tournaments_view import TournamentPlots
@@ -128,7 +130,7 @@ class Tournament:
         return markdown(self)
 
     def to_dict(self) -> dict:
-        from ..present.results import json_safe
+        from ..stats.results import json_safe
         return json_safe({"findings": list(self.findings["text"]), "cooperative": self.cooperative,
                           "ratings": self.ratings.to_dict(orient="records"),
                           "matrix": self.matrix.reset_index().to_dict(orient="records"),

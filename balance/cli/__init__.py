@@ -1,7 +1,7 @@
-"""The command-line layer: the ``balance`` command — its entry point (:mod:`.entry`), the click group and the
-run, replay and report commands (:mod:`.commands`), the study commands (:mod:`.study`) and check and tournament
-(:mod:`.check`). It may import every layer below it (core ← scenario ← games ← run ← analysis ← present ← cli);
-:mod:`balance.api` sits beside it at the top.
+"""The command-line layer: the ``balance`` command. Its entry point (:mod:`.entry`), the click group (:mod:`.group`),
+the options every command shares (:mod:`.options`), the commands that play and show a scenario (:mod:`.commands`),
+the study commands (:mod:`.study`), check and tournament (:mod:`.check`) and bench (:mod:`.bench`). It may import
+every layer below it (core, games, scenario, stats, run, analysis, present); :mod:`balance.api` sits beside it.
 
 ``balance.cli.main`` is the click group (``from balance.cli import main``), imported on first use so that the entry
 point imports click itself (a Ctrl-C while it imports is then one line)."""
@@ -10,6 +10,6 @@ from __future__ import annotations
 
 def __getattr__(name: str):
     if name == "main":
-        from .commands import main
+        from .group import main
         return main
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from .commands import (CHUNK_SIZE_OPTION, EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out,
-                  _fail, _preload, _sets, _write_failed, dask_client, name_options, options, set_option)
+from .options import (CHUNK_SIZE_OPTION, EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, check_out,
+                  fail, preload, parse_sets, write_failed, dask_client, name_options, options, set_option)
 from ..scenario.layers import name_override
 
 
@@ -35,13 +35,13 @@ def _write_file(path: str, text: str, what: str) -> None:
     """A file written beside its place and moved over it, so a reader never sees half of it."""
     target = Path(path)
     if target.is_dir():
-        _fail(f"{what} {path}: a folder (allowed: a file path)")
+        fail(f"{what} {path}: a folder (allowed: a file path)")
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, target)
     except OSError as err:
-        _fail(f"{what} {path}: could not write: {err.strerror or err}", code=1)
+        fail(f"{what} {path}: could not write: {err.strerror or err}", code=1)
 
 
 @click.command()
@@ -64,21 +64,21 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
     once its interval is at most W wide. With --baseline, every scenario plays its whole cap. Exit code 0: every
     claim passes; 1: one fails; 3: none fails but one is inconclusive at the cap; 2: bad input."""
     name_options(players, games, seed)
-    _preload(*scenarios, sets=sets, players=players, seed=seed)
+    preload(*scenarios, sets=sets, players=players, seed=seed)
     from ..analysis.checks.run import check as run_check
     from ..present.report.study import files
     from ..scenario.model import ScenarioError
 
     if out_dir:
-        _check_out(out_dir, files(("claims", "baseline")))
+        check_out(out_dir, files(("claims", "baseline")))
     try:
         report = run_check(list(scenarios), games=games, seed=seed, players=players, threads=threads,
                            chunk_size=chunk_size, target_ci=target_ci, alpha=alpha, baseline=baseline,
-                           sets=_sets(sets))
+                           sets=parse_sets(sets))
     except ScenarioError as err:
-        _fail(str(err))
+        fail(str(err))
     except (ValueError, OSError) as err:
-        _fail(f"--baseline {baseline}: {err}" if baseline and "baseline" not in str(err) else str(err))
+        fail(f"--baseline {baseline}: {err}" if baseline and "baseline" not in str(err) else str(err))
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2))
     else:
@@ -100,7 +100,7 @@ def check(scenarios, games, seed, players, threads, chunk_size, target_ci, as_js
                                        plots=report.plot, markdown=report.to_markdown(),
                                        possible_figures=("claims", "baseline"))
         except (OSError, ValueError) as err:
-            _write_failed(out_dir, err)
+            write_failed(out_dir, err)
         if not as_json:
             click.echo(f"report: {index}")
     sys.exit(report.exit_code)
@@ -127,18 +127,18 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
     from ..analysis.tournaments import tournament as play
 
     if games is not None and target_ci is not None:
-        _fail(f"-n/--games {games} with --target-ci {target_ci}: give one of them (allowed: -n for games per table, "
+        fail(f"-n/--games {games} with --target-ci {target_ci}: give one of them (allowed: -n for games per table, "
               "or --target-ci, with --max-games as its limit)")
     if out_dir:
-        _check_out(out_dir, files(("ratings", "matrix")))
+        check_out(out_dir, files(("ratings", "matrix")))
     name_options(players, games, seed)
     name_override("strategies", strategies, "--strategies")
     with dask_client(executor, scheduler, workers) as client:
         try:
             t = play(scenario, strategies, games=games, seed=seed, players=players, threads=threads,
-                     chunk_size=chunk_size, target_ci=target_ci, max_games=max_games, sets=_sets(sets), client=client)
+                     chunk_size=chunk_size, target_ci=target_ci, max_games=max_games, sets=parse_sets(sets), client=client)
         except ScenarioError as err:
-            _fail(str(err))
+            fail(str(err))
     click.echo(json.dumps(t.to_dict(), indent=2) if as_json else t.summary())
     if out_dir:
         from ..present.report.study import write_study_report
@@ -148,7 +148,7 @@ def tournament(scenario, strategies, games, seed, players, threads, chunk_size, 
                                        findings=list(t.findings["text"]), sections=sections(t), plots=t.plot,
                                        markdown=t.to_markdown(), possible_figures=("ratings", "matrix"))
         except (OSError, ValueError) as err:
-            _write_failed(out_dir, err)
+            write_failed(out_dir, err)
         if not as_json:
             click.echo(f"report: {index}")
 

@@ -15,7 +15,7 @@ def interrupted() -> None:
 
 def main() -> None:
     try:
-        from .commands import main as command_line
+        from .group import main as command_line
     except KeyboardInterrupt:
         interrupted()
     command_line()

@@ -7,10 +7,10 @@ from contextlib import contextmanager
 
 import click
 
-from .commands import (EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, _check_out, _fail, _preload,
-                       _sets, _write_failed, dask_client, name_options, options, set_option)
+from .options import (EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, check_out, fail, preload,
+                       parse_sets, write_failed, dask_client, name_options, options, set_option)
 from ..scenario.layers import ANY, name_override
-from ..present.outputs import OutputDirError
+from ..core.outputs import OutputDirError
 from ..core.notice import show_progress
 
 
@@ -58,7 +58,7 @@ def _finish(study, out_dir, as_json):
         try:
             index = study.write_report(out_dir)
         except (OSError, OutputDirError) as err:
-            _write_failed(out_dir, err)
+            write_failed(out_dir, err)
         if not as_json:
             click.echo(f"report: {index}")
 
@@ -70,7 +70,7 @@ def _call(fn, *args, **kw):
     try:
         return fn(*args, **kw)
     except (ScenarioError, ValueError) as err:
-        _fail(str(err))
+        fail(str(err))
 
 
 @click.command()
@@ -92,17 +92,17 @@ def compare(a, b, sets, both_sets, games, seed, players, threads, target_ci, max
     """Play scenario A and B (or A with --set changes) on common random numbers and print every metric of each,
     the difference and its 95% interval from the paired games, and how many games the pairing saved. --both-set
     changes A and B alike."""
-    _preload(a, b, players=players, seed=seed)
+    preload(a, b, players=players, seed=seed)
     from ..analysis.studies.compare import compare as run_compare
 
     if out_dir:
-        _check_out(out_dir, ("index.html", "summary.md", "differences.png", "compare.csv", "compare.parquet"))
+        check_out(out_dir, ("index.html", "summary.md", "differences.png", "compare.csv", "compare.parquet"))
     total = max_games if (target_ci or until_decided) else None
     with dask_client(executor, scheduler, workers) as client, _bar(total or games, "games", None) as progress:
-        result = _call(run_compare, a, b, _sets(sets) if sets else None, games=games, seed=seed, players=players,
+        result = _call(run_compare, a, b, parse_sets(sets) if sets else None, games=games, seed=seed, players=players,
                        threads=threads, target_ci=target_ci, max_games=max_games, question=question,
                        until_decided=until_decided, alpha=alpha, progress=progress, client=client,
-                       both=_sets(both_sets, "--both-set"))
+                       both=parse_sets(both_sets, "--both-set"))
     _finish(result, out_dir, as_json)
     if result.decision and not as_json:
         click.echo(f"answer: {result.decision['answer']} after {result.decision['games']:,} games of each")
@@ -116,7 +116,7 @@ def _grid(sets) -> dict:
     for item in sets or ():
         key, eq, text = item.partition("=")
         if not eq or not key.strip() or not text.strip():
-            _fail(f"--set {item!r}: not KEY=V1,V2,... (allowed: a dotted key, '=', values separated by commas, "
+            fail(f"--set {item!r}: not KEY=V1,V2,... (allowed: a dotted key, '=', values separated by commas, "
                   "such as components.buildings.12.ghost_worth=0,1,2)")
         parts, depth, quote, cur = [], 0, None, ""
         for ch in text:
@@ -150,14 +150,14 @@ def sweep(scenario, sets, games, seed, players, threads, target_ci, max_games, a
           workers):
     """Play every combination of the listed values on common random numbers and print each cell's metrics with
     their 95% intervals; -o DIR also saves the tidy table as sweep.parquet and sweep.csv, with the plots."""
-    _preload(scenario, players=players, seed=seed)
+    preload(scenario, players=players, seed=seed)
     from ..analysis.studies.sweep import sweep as run_sweep
 
     grid = _grid(sets)
     if not grid:
-        _fail("sweep: give at least one --set KEY=V1,V2,... (allowed: any scenario key)")
+        fail("sweep: give at least one --set KEY=V1,V2,... (allowed: any scenario key)")
     if out_dir:
-        _check_out(out_dir, ("index.html", "summary.md", "sweep.png", "sweep.csv", "sweep.parquet"))
+        check_out(out_dir, ("index.html", "summary.md", "sweep.png", "sweep.csv", "sweep.parquet"))
     cells = 1
     for v in grid.values():
         cells *= len(v)
@@ -174,11 +174,11 @@ def cards(scenario, games, seed, players, threads, target_ci, max_games, as_json
           workers):
     """The causal value of each card (item): its effect removed, the same games replayed on common random numbers,
     and the paired change in every metric against the unchanged scenario."""
-    _preload(scenario, players=players, seed=seed)
+    preload(scenario, players=players, seed=seed)
     from ..analysis.studies.cards import cards as run_cards
 
     if out_dir:
-        _check_out(out_dir, ("index.html", "summary.md", "cards.png", "cards.csv", "cards.parquet"))
+        check_out(out_dir, ("index.html", "summary.md", "cards.png", "cards.csv", "cards.parquet"))
     with dask_client(executor, scheduler, workers) as client, \
             _bar(max_games if target_ci else None, "games", None) as progress:
         result = _call(run_cards, scenario, games=games, seed=seed, players=players, threads=threads,

@@ -99,7 +99,7 @@ def rules_table(offset: int, stride: int | None = None):
     `stride`, ``fn(g, i, k)`` is ``g[g[offset] + i * g[stride] + k]`` (a table whose place and row length the
     array's header holds). Compiled code reads the header words and the entry in place, with Numba's own array
     indexing (an unsigned index, as ``np.uint64(...)`` gives it); Python calls `fn` as written and gets a Python int.
-    The decorated body must say the same: ``tests/test_kernel_build.py`` compares the two on a real board."""
+    The decorated body must say the same: ``tests/core/test_kernel_build.py`` compares the two on a real board."""
     n = 2 if stride is None else 3
 
     def accepts(args):

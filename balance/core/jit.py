@@ -6,7 +6,7 @@
   so they need no reference counting; with the runtime on, every array passed between functions paid an atomic
   increment and decrement (about a third of the kernel's time, by ``perf``; the kernel ran 1.26x faster without).
   A function that tries to allocate fails to compile, which is the check that this stays true, and
-  ``tests/test_kernel_build.py`` names any rule function compiled otherwise. Functions that allocate (the parallel
+  ``tests/core/test_kernel_build.py`` names any rule function compiled otherwise. Functions that allocate (the parallel
   driver, trace buffers, the speed floor) use plain ``njit``.
 * ``no_cfunc_wrapper``: Numba builds, besides a function's own code and the wrapper Python calls it through, a third
   wrapper for taking its address as a C function pointer (``cfunc``, first-class function values); rule code never

@@ -6,7 +6,7 @@ what it produces: outcome columns, per-seat counters, per-value counters and the
 
 Loading a scenario imports the game's ``__init__``, ``enums``, ``components`` (and The Haunted Tower's ``board``)
 only, never Numba: what a spec or a component check reads is in ``enums`` (or ``components``), and the spec's functions that play import the kernel
-modules (``layout``, ``arrays``, ``kernel``, ``kernel_common``) inside their bodies (``tests/test_entry.py``).
+modules (``layout``, ``arrays``, ``kernel``, ``kernel_common``) inside their bodies (``tests/cli/test_entry.py``).
 """
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ class StrategySpec:
 class Threat:
     """A counter of a group that counts the thing beating a player, per unit of the group's ``ratio_base`` (The
     Haunted Tower: a hero's deaths per encounter with each monster). The findings name the thing that does so most
-    often when the data separate it from the rest (``balance.analysis.stats.findings.rate_extremes``); ``words`` say it
+    often when the data separate it from the rest (``balance.stats.findings.rate_extremes``); ``words`` say it
     ("deadliest", "deadlier"); ``besides`` gives the labels compared apart (the boss whom the game is about)."""
 
     counter: int

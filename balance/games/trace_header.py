@@ -22,7 +22,7 @@ def header(scenario: Any, seed: int, game: int, strategies: Sequence[str]) -> di
 def header_lines(title: str, record: dict, seats: str) -> list[str]:
     """The English text's opening, from a :func:`header` record: ``<title>, seed S, game G: <seats>``, then the
     scenario by name and the first 12 characters of its hash, the turn cap and the rules in force, on one line."""
-    from ..scenario.assumptions import toml_value
+    from .assumptions import toml_value
 
     lines = [f"{title}, seed {record['seed']}, game {record['game']}: {seats}"]
     if record["scenario"] is not None:

@@ -1,4 +1,4 @@
-"""Figures of a :class:`~balance.present.results.Results`, behind ``results.plot``.
+"""Figures of a :class:`~balance.stats.results.Results`, behind ``results.plot``.
 
 Each function returns a new :class:`matplotlib.figure.Figure` drawn on the Agg canvas: no pyplot, so no global
 figure state leaks between calls, and nothing needs a display. Save one with ``fig.savefig(path)``.
@@ -16,10 +16,11 @@ from matplotlib.figure import Figure
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.ticker import MaxNLocator
 
-from ..analysis.stats.intervals import wilson
+from ..core.text import file_name, pct
+from ..stats.intervals import wilson
 
 if TYPE_CHECKING:
-    from .results import Results
+    from ..stats.results import Results
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -65,7 +66,6 @@ def caption(r: Results, name: str) -> str:
 
 
 def _file(name: str) -> str:
-    from .display import file_name
     return file_name(name)
 
 
@@ -326,9 +326,8 @@ def category(r: Results, name: str) -> Figure:
                 elinewidth=0.8 if many else 1.5, capsize=0 if many else 4)
     wins, games = int(df.wins.sum()), int(df.games.sum())
     if games:
-        from .display import _pct
         lo, hi = wilson(wins, games)
-        ax.axhline(100 * wins / games, color="grey", ls="--", lw=1, label=f"all games {_pct(wins / games)}")
+        ax.axhline(100 * wins / games, color="grey", ls="--", lw=1, label=f"all games {pct(wins / games)}")
         ax.axhspan(100 * float(lo), 100 * float(hi), color="grey", alpha=0.15, lw=0)
         ax.legend(fontsize="small", loc="upper left")
     if len(df) <= 40:
@@ -363,3 +362,63 @@ def contrasts(r: Results) -> Figure:
     ax_diff.set_xlabel("difference from the scenario,\npercentage points (95% CI)")
     ax_diff.set_title("Variant - scenario", fontsize="medium")
     return _caption(fig, r, "contrasts")
+
+
+class ResultPlots:
+    """The ``Results.plot`` namespace: each method returns a new matplotlib Figure (Agg, no pyplot)."""
+
+    def __init__(self, results: Results):
+        self._r = results
+
+    def available(self) -> list[str]:
+        """The figures this run's game has, in report order (``group_<name>`` for each counter group after the
+        first, ``category_<name>`` for each category, names as :func:`file_name` writes them; ``cards`` is the
+        first group)."""
+        t = self._r.tallies
+        if t.cooperative:           # no seat balance: the team's figures
+            names = ["lengths", "victories", "cards"] + [f"group_{file_name(g.name)}" for g in t.groups[1:]]
+            names += [f"category_{file_name(c.name)}" for c in t.categories]
+            return names + (["contrasts"] if len(self._r.contrasts) else [])
+        names = ["seats"] + (["roles"] if t.role_name else []) + ["lengths", "victories"]
+        names += (["score_lines"] if t.score_lines else []) + ["cards"]
+        names += [f"group_{file_name(g.name)}" for g in t.groups[1:]] + ["win_rate_by_length"]
+        return names
+
+    def __getattr__(self, name: str):
+        t = self._r.tallies
+        for prefix, things, draw in (("group_", t.groups, self.group), ("category_", t.categories, self.category)):
+            if name.startswith(prefix):
+                wanted = name[len(prefix):]
+                found = next((x.name for x in things if wanted in (x.name, file_name(x.name))), wanted)
+                return lambda **kw: draw(found, **kw)
+        raise AttributeError(name)
+
+    def category(self, name: str, **kw):
+        return category(self._r, name, **kw)
+
+    def contrasts(self, **kw):
+        return contrasts(self._r, **kw)
+
+    def seats(self, **kw):
+        return seats(self._r, **kw)
+
+    def roles(self, **kw):
+        return roles(self._r, **kw)
+
+    def lengths(self, **kw):
+        return lengths(self._r, **kw)
+
+    def victories(self, **kw):
+        return victories(self._r, **kw)
+
+    def cards(self, **kw):
+        return cards(self._r, **kw)
+
+    def group(self, name: str | None = None, **kw):
+        return group(self._r, name, **kw)
+
+    def score_lines(self, **kw):
+        return score_lines(self._r, **kw)
+
+    def win_rate_by_length(self, **kw):
+        return win_rate_by_length(self._r, **kw)

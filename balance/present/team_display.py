@@ -8,30 +8,30 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .display import _ci, _group_display, _lengths_display, _means_display, _num, _pct
+from .display import ci, _group_display, _lengths_display, _means_display, num, pct
 
 SHORT_LABELS = 20       # a category of more labels shows its SHORT_SHOWN lowest and highest win rates on a terminal
 SHORT_SHOWN = 10
 
 
 def display_tables(r, short: bool = False) -> dict[str, pd.DataFrame]:
-    """The tables of a co-operative game's :class:`~balance.present.results.Results`, keyed by title."""
+    """The tables of a co-operative game's :class:`~balance.stats.results.Results`, keyed by title."""
     t = r.tallies
     count = lambda xs: [f"{n:,}" for n in xs]  # noqa: E731
     team, end = r.team, r.endings
     out = {
         "Team": pd.DataFrame({
             "lineup": team.lineup, "games": count(team.games), "wins": count(team.wins),
-            "win rate": [_pct(x) for x in team.win_rate], "95% CI": [_ci(a, b) for a, b in
+            "win rate": [pct(x) for x in team.win_rate], "95% CI": [ci(a, b) for a, b in
                                                                      zip(team.ci_low, team.ci_high)],
-            "rounds to win": [_num(x, 2) for x in team.rounds_won_mean],
-            "95% CI (rounds)": [f"[{_num(a, 2)}, {_num(b, 2)}]" for a, b in
+            "rounds to win": [num(x, 2) for x in team.rounds_won_mean],
+            "95% CI (rounds)": [f"[{num(a, 2)}, {num(b, 2)}]" for a, b in
                                 zip(team.rounds_won_ci_low, team.rounds_won_ci_high)]}),
         "Endings": pd.DataFrame({
-            "kind": end.kind, "outcome": end.outcome, "games": count(end.games), "share": [_pct(x) for x in end.share],
-            "95% CI": [_ci(a, b) for a, b in zip(end.ci_low, end.ci_high)],
-            "share of losses": [_pct(x) for x in end.share_of_losses],
-            "95% CI (losses)": [_ci(a, b) for a, b in zip(end.losses_ci_low, end.losses_ci_high)]}),
+            "kind": end.kind, "outcome": end.outcome, "games": count(end.games), "share": [pct(x) for x in end.share],
+            "95% CI": [ci(a, b) for a, b in zip(end.ci_low, end.ci_high)],
+            "share of losses": [pct(x) for x in end.share_of_losses],
+            "95% CI (losses)": [ci(a, b) for a, b in zip(end.losses_ci_low, end.losses_ci_high)]}),
         "Lengths": _lengths_display(r.lengths),
     }
     counters = t.summary_counters or t.player_counter_names
@@ -54,9 +54,9 @@ def category_table(name: str, df: pd.DataFrame) -> pd.DataFrame:
     """One category's rows as display strings."""
     return pd.DataFrame({
         name: list(df[name]), "games": [f"{n:,}" for n in df.games], "wins": [f"{n:,}" for n in df.wins],
-        "win rate": [_pct(x) for x in df.win_rate], "95% CI": [_ci(a, b) for a, b in zip(df.ci_low, df.ci_high)],
-        "mean rounds": [_num(x, 2) for x in df.mean_rounds],
-        "mean rounds (won)": [_num(x, 2) for x in df.mean_rounds_won]})
+        "win rate": [pct(x) for x in df.win_rate], "95% CI": [ci(a, b) for a, b in zip(df.ci_low, df.ci_high)],
+        "mean rounds": [num(x, 2) for x in df.mean_rounds],
+        "mean rounds (won)": [num(x, 2) for x in df.mean_rounds_won]})
 
 
 def category_tables(name: str, df: pd.DataFrame, short: bool) -> dict[str, pd.DataFrame]:
@@ -77,6 +77,6 @@ def contrast_table(df: pd.DataFrame) -> pd.DataFrame:
     pp = lambda x: "-" if pd.isna(x) else f"{100 * x:+.2f}"  # noqa: E731
     return pd.DataFrame({
         "contrast": list(df.contrast), "variant": list(df.variant), "games": [f"{n:,}" for n in df.games],
-        "win rate": [_pct(x) for x in df.win_rate], "95% CI": [_ci(a, b) for a, b in zip(df.ci_low, df.ci_high)],
+        "win rate": [pct(x) for x in df.win_rate], "95% CI": [ci(a, b) for a, b in zip(df.ci_low, df.ci_high)],
         "diff (pp)": [pp(x) for x in df["diff"]],
-        "95% CI (pp)": [_ci(a, b).rstrip("%") for a, b in zip(df.diff_ci_low, df.diff_ci_high)]})
+        "95% CI (pp)": [ci(a, b).rstrip("%") for a, b in zip(df.diff_ci_low, df.diff_ci_high)]})

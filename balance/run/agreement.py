@@ -3,7 +3,7 @@ own lineup, seed, seat rotation and turn cap, game by game at the indices a run 
 
 Each game is checked twice: the traced kernel against the reference engine event for event and outcome for outcome
 (the game's ``replay``, what `balance replay` tells), and the batch kernel that `balance run` plays (``run_chunk``)
-against the reference's winner, victory kind, turns and random numbers drawn. ``tests/test_shipped_scenarios.py``
+against the reference's winner, victory kind, turns and random numbers drawn. ``tests/scenario/test_shipped_scenarios.py``
 checks a sample of every shipped scenario's games with it; ``benchmarks/agreement.py`` checks thousands.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Play a run's games on a Dask cluster: each chunk of game indices is a task, its integer tallies merged exactly.
 
-A task plays games game0 .. game0+n-1 on one worker and returns their :class:`~balance.analysis.stats.aggregate.Tallies`
+A task plays games game0 .. game0+n-1 on one worker and returns their :class:`~balance.stats.aggregate.Tallies`
 (a few hundred kilobytes at most, whatever n is); the client adds them in game order, so every number, the games
 worth watching included, is the one a local run of the same seed gives. Every game draws only from its own
 (seed, game) streams, so it does not matter which worker plays which chunk, or how often a chunk is played again
@@ -23,7 +23,7 @@ from contextlib import closing
 from ..games import ChunkBuffers
 from .runner import ExecutorError, RunOptions, interrupts_deferred, play_chunk, set_threads, warm_up
 from ..scenario.model import Scenario
-from ..analysis.stats.aggregate import Aggregator
+from ..stats.aggregate import Aggregator
 
 TASK_GAMES = 1_000_000      # the most games in one task (about 2 s on one thread); fewer when a run is short
 TASK_SHARE = 3              # a task takes at most 1 / (TASK_SHARE x worker threads) of the games not yet handed out

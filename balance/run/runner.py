@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from .chunks import play_chunk, set_threads
 from ..games import ChunkBuffers
 from ..core.notice import compile_notice, notice_mode, show_progress  # noqa: F401 - the CLI imports them from here
-from ..present.results import Results, package_version
+from ..stats.results import Results, package_version
 from ..scenario.model import Scenario
-from ..analysis.stats.aggregate import Aggregator
+from ..stats.aggregate import Aggregator
 
 # Games a chunk holds at most (memory: about 300 bytes a game for Climbing Tower's arrays); chunks last about
 # CHUNK_SECONDS at most, so that Ctrl-C is answered within about a second. Each chunk ends at a barrier where one
@@ -277,7 +277,7 @@ def run(scenario: Scenario, options: RunOptions = RunOptions()) -> Results:
         **({"notes": list(scenario.notes)} if scenario.notes else {}),
     )
     if options.contrasts and spec.contrasts:
-        from ..analysis.contrasts import play
+        from .contrasts import play
         results = play(results, scenario, options)
     return results
 
@@ -291,7 +291,8 @@ def replay_args(scenario: Scenario) -> str | None:
     import shlex
 
     from ..scenario.layers import parse_value
-    from ..scenario.model import DEFAULT_GAME, ScenarioError, _toml_value, load_scenario
+    from ..core.toml import toml_value
+    from ..scenario.model import DEFAULT_GAME, ScenarioError, load_scenario
     source = scenario.source
     if source is None and scenario.game != DEFAULT_GAME:
         return None
@@ -299,7 +300,7 @@ def replay_args(scenario: Scenario) -> str | None:
     given: dict = {}                # what the command line gives load_scenario for those arguments
 
     def set_arg(key, value):        # --set KEY=VALUE, VALUE as `--set` reads it back
-        text = value if isinstance(value, str) and parse_value(value) == value else _toml_value(value)
+        text = value if isinstance(value, str) and parse_value(value) == value else toml_value(value)
         args.extend(["--set", f"{key.removesuffix('.')}={text}"])
         given[key] = parse_value(text)
     try:

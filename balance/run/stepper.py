@@ -13,10 +13,10 @@ from typing import Callable
 
 import numpy as np
 
-from ..present.results import Results
+from ..stats.results import Results
 from .runner import DEFAULT_CHUNK, play_chunk, set_threads
 from ..scenario.model import Scenario
-from ..analysis.stats.aggregate import Aggregator
+from ..stats.aggregate import Aggregator
 
 
 class Stepper:
@@ -51,8 +51,8 @@ class Stepper:
         self.played += n
 
     def results(self, **meta) -> Results:
-        """The games so far as :class:`~balance.present.results.Results` (a copy: playing on does not change it)."""
-        from ..analysis.stats.aggregate import Tallies
+        """The games so far as :class:`~balance.stats.results.Results` (a copy: playing on does not change it)."""
+        from ..stats.aggregate import Tallies
         tallies = Tallies.from_dict(self.agg.tallies.to_dict())
         sc = self.scenario
         return Results(tallies, meta={"scenario": sc.to_dict(), "scenario_toml": sc.to_toml(), "seed": sc.seed,

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from .. import games as _games
 from . import layers
-from ..analysis.checks.model import Checks
+from .claims import Checks
 from .model import (DEFAULTS, MAX_GAMES, MAX_SEED, TOP_KEYS, TURN_CAP_RANGE, Scenario, ScenarioError, Seat,
                        _Layer, _one_of, cycle_seats, seats_note, spec_resolve)
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ...present.results import Results
+from ...stats.results import Results
 
 Z95 = 1.959963984540054
 

@@ -145,7 +145,7 @@ def strategy_order(t, order: list[str], alpha, n_star) -> Look:
 
 
 def evaluate(t, checks, alpha: float, n_star: float) -> list[Look]:
-    """Every claim of ``checks`` (a :class:`~balance.analysis.checks.model.Checks`) at this look, in the table's
+    """Every claim of ``checks`` (a :class:`~balance.scenario.claims.Checks`) at this look, in the table's
     order."""
     out: list[Look] = []
     if checks.seat_gap_max is not None:

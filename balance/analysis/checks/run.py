@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ...present.results import Results
+from ...stats.results import Results
 from ...scenario.model import Scenario
 from . import claims as _claims
 
@@ -122,7 +122,7 @@ class CheckReport:
     def findings(self) -> pd.DataFrame:
         """What to read first, in order, with the columns of every result's findings (kind, text, estimate, ci_low,
         ci_high, weight; ``stats.findings.COLUMNS``)."""
-        from ..stats.findings import frame
+        from ...stats.findings import frame
         from .text import findings
         return frame(findings(self))
 
@@ -144,7 +144,7 @@ class CheckReport:
         return junit(self)
 
     def to_dict(self) -> dict:
-        from ...present.results import json_safe
+        from ...stats.results import json_safe
         return json_safe({"outcome": self.outcome, "exit_code": self.exit_code, "alpha": self.alpha,
                           "findings": list(self.findings["text"]), "claims": self.claims.to_dict(orient="records"),
                           "baseline": self.baseline.to_dict(orient="records"), **self.meta})

@@ -5,8 +5,8 @@ import xml.etree.ElementTree as ET
 
 import pandas as pd
 
-from ...present.results import text_table
-from ..stats.findings import Finding, said
+from ...core.text import text_table
+from ...stats.findings import Finding, said
 
 _WORD = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE", "not applicable": "NOT APPLICABLE"}
 _NA = "not applicable"

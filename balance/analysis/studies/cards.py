@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..stats.extremes import pick_extreme, widen
-from ..stats.findings import Finding, said
+from ...stats.extremes import pick_extreme, widen
+from ...stats.findings import Finding, said
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .study import Study, as_scenario, describe_metric, dotted, fmt_diff, fmt_value, is_rate, new_figure, notes
 

@@ -7,8 +7,8 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from ..stats.extremes import family_z, widen
-from ..stats.findings import Finding, said
+from ...stats.extremes import family_z, widen
+from ...stats.findings import Finding, said
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import DEFAULT_ALPHA, SequentialTest, parse_question
 from .groups import WIN

@@ -10,10 +10,10 @@ import jinja2
 import numpy as np
 import pandas as pd
 
-from ...present.outputs import atomic_directory
-from ...present.results import json_safe
+from ...core.outputs import atomic_directory
+from ...stats.results import json_safe
 from ...scenario.model import Scenario, load_scenario
-from ..stats.findings import Finding, frame
+from ...stats.findings import Finding, frame
 
 RATES = ("seat", "team", "victory", "spread", "group")    # metrics that are proportions: shown in % and points
 GROUP_KINDS = ("group", "group_mean")     # the game's own groups (per hero, per tower): a win rate, then means

@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from ..stats.extremes import family_z, pick_extreme, widen
-from ..stats.findings import Finding, said
+from ...stats.extremes import family_z, pick_extreme, widen
+from ...stats.findings import Finding, said
 from .paired import STUDY_CHUNK, pair_rows, play_paired
 from .sequential import fixed_bounds
 from .groups import WIN

@@ -1,5 +1,5 @@
 """Patches to Numba's internals that make a kernel's first compile faster (and the kernel too). The games play the
-same with or without them (``tests/test_numba_patches.py`` compares every output of every shipped scenario).
+same with or without them (``tests/core/test_numba_patches.py`` compares every output of every shipped scenario).
 
 The gain, measured by ``benchmarks/compile_patches.py``: each game's kernel compiled into an empty cache in a new
 process, as a first ``balance run`` compiles it, with and without the patches in alternating order, three rounds

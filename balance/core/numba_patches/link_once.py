@@ -83,7 +83,7 @@ def _make_private(module, own) -> None:
     table too, under their names, the last module loaded winning. A callee compiled later, whose machine code calls
     its callees by name, would be bound to the private copy inside an entry point loaded before it: a copy the
     optimiser may have given a different signature (unused arguments removed), a crash when that callee is called
-    from Python (``test_kernel_build.py``'s shadow test)."""
+    from Python (``tests/core/test_kernel_build.py``'s shadow test)."""
     for fn in module.functions:
         if not fn.is_declaration and fn.name not in own and str(fn.linkage) != "Linkage.internal":
             fn.linkage = "internal"

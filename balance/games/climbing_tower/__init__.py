@@ -97,7 +97,7 @@ def default_scenario() -> dict:
 def assumptions(scenario) -> list[tuple[str, str, str]]:
     """The open-rule settings and reconstructed components in force, each with its reason
     (docs/rules/climbing_tower.md)."""
-    from ...scenario.assumptions import component_row, rule_rows
+    from ..assumptions import component_row, rule_rows
     rows = rule_rows(scenario.rules)
     default = ClimbingTowerComponents()
     for key, what in (("cards", "the 24 play cards' colours, numbers and icons"),

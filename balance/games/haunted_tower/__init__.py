@@ -152,7 +152,7 @@ def default_scenario() -> dict:
 def assumptions(scenario) -> list[tuple[str, str, str]]:
     """The open-rule settings and reconstructed components in force, each with its reason
     (docs/rules/haunted_tower.md)."""
-    from ...scenario.assumptions import component_row, rule_rows
+    from ..assumptions import component_row, rule_rows
     rows = rule_rows(scenario.rules)
     c = scenario.components
     default = HauntedTowerComponents()

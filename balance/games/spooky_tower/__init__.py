@@ -87,7 +87,7 @@ def default_scenario() -> dict:
 
 def assumptions(scenario) -> list[tuple[str, str, str]]:
     """The open-rule settings and component choices in force, each with its reason (docs/rules/spooky_tower.md)."""
-    from ...scenario.assumptions import rule_rows, toml_value
+    from ..assumptions import rule_rows, toml_value
     rows = rule_rows(scenario.rules)
     c = scenario.components
     default = SpookyTowerComponents()

@@ -9,7 +9,7 @@ Every index that is not a constant goes through a helper here, and the helpers r
 wraps a negative signed index around (``s[-1]`` is the last word), which costs a compare and a select on every access
 whose sign LLVM cannot prove; an unsigned index skips that. (Measured: the kernel ran about 1.2x faster.) Indices
 are never negative by construction; the test suite also runs games with ``NUMBA_BOUNDSCHECK=1``
-(``tests/test_kernel_build.py``), where a bad index raises instead of reading a wrong word.
+(``tests/core/test_kernel_build.py``), where a bad index raises instead of reading a wrong word.
 """
 from __future__ import annotations
 

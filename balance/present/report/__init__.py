@@ -12,10 +12,10 @@ from pathlib import Path
 import jinja2
 import pandas as pd
 
-from ..outputs import atomic_directory
+from ...core.outputs import atomic_directory
 from ..plots import caption, save_png
-from ..display import file_name, is_number_column
-from ..results import Results
+from ...core.text import file_name, is_number_column
+from ...stats.results import Results
 from .columns import ASSOCIATION, column_note
 
 FIGURES = ("seats", "lengths", "victories", "cards", "win_rate_by_length")   # every game's figures
@@ -28,7 +28,6 @@ def files_for(scenario) -> tuple[str, ...]:
     from ...games import counter_groups
 
     from ...games import categories
-    from ..display import file_name
 
     spec = scenario.spec()
     extra = (["roles"] if spec.role_name else []) + (["score_lines"] if spec.score_lines else [])

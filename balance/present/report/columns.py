@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ...analysis.stats.intervals import METHODS
+from ...stats.intervals import METHODS
 
 ASSOCIATION = ("An association, not a cause: it compares the seats (or games) that did this with those that did "
                "not, in the same games, and strong positions reach it more often. Only a change to the game, run "
@@ -68,7 +68,7 @@ _OF = {"95% CI": {"student_t": "the mean before it", "wilson": "the rate before 
 
 
 def interval_method(title: str, column: str) -> str | None:
-    """The key of :data:`~balance.analysis.stats.intervals.METHODS` that computes the interval column ``column`` of the
+    """The key of :data:`~balance.stats.intervals.METHODS` that computes the interval column ``column`` of the
     table ``title`` (None: not an interval column)."""
     if title == "Strategy x seat" and column.startswith("seat "):
         return INTERVALS[("Strategy x seat", "seat")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..outputs import atomic_directory
+from ...core.outputs import atomic_directory
 from . import _ENV, _png, _table
 
 

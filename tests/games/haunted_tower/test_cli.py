@@ -164,7 +164,7 @@ def test_groups_are_the_scenarios_monsters_and_items(results):
 
 def test_results_round_trip_through_save_and_load(results, tmp_path):
     results.save(tmp_path / "run")
-    back = balance.present.results.Results.load(tmp_path / "run")
+    back = balance.stats.results.Results.load(tmp_path / "run")
     for name in ("seats", "roles", "strategies", "victories", "lengths", "score_lines", "seat_means"):
         pd.testing.assert_frame_equal(getattr(back, name), getattr(results, name), obj=name)
     pd.testing.assert_frame_equal(back.group("item"), results.group("item"))
