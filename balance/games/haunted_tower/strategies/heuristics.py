@@ -21,10 +21,11 @@ and trade in, and where they place their chits:
   (immunities, the stake against its bane, metal bonuses against the rust monster), a limited-use item counting for
   ``LIMITED_USE_FACTOR`` of its expected damage; running away when no attack can hurt the monster. At ``flee_hp``
   hit points or fewer the hero drinks a potion when it has one, else runs (unless the monster cannot hit its armour
-  class at all: then it has nothing to fear), except from the Specter when nothing else is left for it to do (its *last stand*: it fights on, dying restores its hit points and running would only come
-  back to the same fight). In the last stand a hero that cannot hurt the Specter still charges it with its own weapon
-  when the Specter can hit it, so that such a hero ends its own game (a table of them ends "all out" instead of at
-  the turn cap); a fight in which neither side can hurt the other is never started.
+  class at all: then it has nothing to fear), except from the Specter when nothing else is left for it to do (its *last
+  stand*: it fights on, dying restores its hit points and running would only come back to the same fight). In the last
+  stand a hero that cannot hurt the Specter still charges it with its own weapon when the Specter can hit it, so that
+  such a hero ends its own game (a table of them ends "all out" instead of at the turn cap); a fight in which neither
+  side can hurt the other is never started.
 * **Items.** Every usable item it has room for is taken (a chit is points); with the slot full, the worst carried
   item of that slot (by :func:`worth_nb` plus its chit's points) is swapped out when the new one is worth more.
   Nothing is ever dropped.
@@ -225,11 +226,11 @@ def take_nb(state, params, p, c):
 def combat_nb(state, params, p, c):
     """Index into the combat options (OPTS rows: run, own weapon, attack items and potions in the order carried).
 
-    The looter drinks below potion_hp; every heuristic at flee_hp hit points or fewer drinks (the smallest potion
-    that heals all it misses, else the largest) or runs, unless the monster cannot hit it at all, and except from
-    the Specter when it has nothing else to go for; otherwise the attack of highest expected damage (limited-use items counted at LIMITED_USE_FACTOR, the first
-    on a tie), or running when no attack can hurt the monster (except in that last stand against the Specter when the
-    Specter can hit the hero: its own weapon, to the end)."""
+    The looter drinks below potion_hp; every heuristic at flee_hp hit points or fewer drinks (the smallest potion that
+    heals all it misses, else the largest) or runs, unless the monster cannot hit it at all, and except from the Specter
+    when it has nothing else to go for; otherwise the attack of highest expected damage (limited-use items counted at
+    LIMITED_USE_FACTOR, the first on a tie), or running when no attack can hurt the monster (except in that last stand
+    against the Specter when the Specter can hit the hero: its own weapon, to the end)."""
     n = state[N_CANDIDATES]
     kind = state[at(KINDS, p)]
     hp = state[hs_at(p, HS_HP)]
