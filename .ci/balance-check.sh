@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # balance check and balance report on the scenarios a push or pull request changed: the commands the GitHub Actions
-# workflow (.github/workflows/balance.yml) runs, kept here so that tests/test_ci_workflow.py runs exactly them.
+# workflow (.github/workflows/balance.yml) runs, kept here so that tests/cli/test_ci_workflow.py runs exactly them.
 #
 #   .ci/balance-check.sh BASE [OUT]
 #

@@ -1,6 +1,6 @@
 """Benchmark the Spooky Tower kernel for 2, 3 and 4 players and every shipped strategy (same seeds, one process).
 
-Run: `.venv/bin/python benchmarks/bench_spooky.py [--games N]`. Compile time is excluded; see balance/run/bench.py.
+Run: `.venv/bin/python benchmarks/bench_spooky.py [--games N]`. Compile time is excluded; see balance/cli/bench.py.
 """
 from __future__ import annotations
 

@@ -7,8 +7,9 @@ import numpy as np
 from balance.games.climbing_tower import SPEC, STRATEGIES
 from balance.games.climbing_tower import enums as E
 from balance.games.climbing_tower import layout as L
-from balance.games.climbing_tower import kernel as K
+from balance.games.climbing_tower import rules as K
 from balance.games.climbing_tower import strategies as S
+from balance.games.climbing_tower.rules import play, rounds, setup
 from balance.scenario import load_scenario
 
 SCRIPTED = S.SCRIPTED
@@ -30,7 +31,7 @@ class Table:
         self.scenario = load_scenario({"game": "climbing_tower", "players": 2, "seat_rotation": False,
                                        "seats": [{"name": n} for n in names], "rules": r,
                                        "components": components or {}})
-        s0, f0, kinds, prm = SPEC.compile_scenario(self.scenario)
+        s0, f0, kinds, prm, _ = SPEC.compile_scenario(self.scenario)
         self.s = np.zeros(s0.shape[0] + 5 * TRACE_ROWS, np.int64)
         self.s[:s0.shape[0]] = s0
         self.f = f0.copy()
@@ -40,7 +41,7 @@ class Table:
             for k, v in enumerate(vec):
                 self.f[L.F_PARAMS + p * L.N_PARAMS + k] = v
         self.names = [c.name for c in self.scenario.components.cards]
-        K.reset_nb(self.s, np.uint64(seed), game)
+        setup.reset_nb(self.s, np.uint64(seed), game)
 
     # --- reading -----------------------------------------------------------------------------------------------
     def card(self, name: str) -> int:
@@ -82,8 +83,8 @@ class Table:
 
     def legal(self, p: int) -> list[tuple[str, str]]:
         """p's legal rows as (action name, card name)."""
-        from balance.games.climbing_tower.play import turn_row_nb
-        n = K.legal_nb(self.s, p)
+        from balance.games.climbing_tower.rules.play import turn_row_nb
+        n = play.legal_nb(self.s, p)
         rows = [turn_row_nb(self.s, p, i) for i in range(n)]
         return [(E.ACT_NAMES[int(a)], self.names[int(c)]) for a, c in rows]
 
@@ -123,19 +124,19 @@ class Table:
 
     # --- playing ----------------------------------------------------------------------------------------------
     def play_phase(self, start: int = 0) -> int:
-        return int(K.play_phase_nb(self.s, self.f, start))
+        return int(rounds.play_phase_nb(self.s, self.f, start))
 
     def end_play(self) -> None:
-        K.end_play_nb(self.s)
+        play.end_play_nb(self.s)
 
     def build(self, builder: int = 0) -> None:
-        from balance.games.climbing_tower.build import return_cards_nb
+        from balance.games.climbing_tower.rules.build import return_cards_nb
         return_cards_nb(self.s)
-        K.build_phase_nb(self.s, self.f, builder)
+        rounds.build_phase_nb(self.s, self.f, builder)
 
     def next_round(self) -> None:
-        from balance.games.climbing_tower.build import next_round_nb
+        from balance.games.climbing_tower.rules.build import next_round_nb
         next_round_nb(self.s)
 
     def play_on(self) -> None:
-        K.play_on_nb(self.s, self.f)
+        rounds.play_on_nb(self.s, self.f)

@@ -14,7 +14,8 @@ TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))
 
 from balance.games.spooky_tower import STRATEGIES
-from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules, compile_rules
+from balance.games.spooky_tower.compile import compile_rules
+from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules
 from balance.games.spooky_tower.layout import N_PARAMS
 
 
@@ -41,11 +42,12 @@ def lineup(*names: str) -> tuple[np.ndarray, np.ndarray]:
     return kinds, params
 
 
-def compile_spooky(players: int, seats=None, *, turn_cap: int = 1000, rules=None, components=None):
-    """``run_chunk``'s ``compiled`` tuple: (s0, f0, kinds, params); `seats` are strategy names (default random)."""
+def compile_spooky(players: int, seats=None, *, turn_cap: int = 1000, rules=None, components=None,
+                   rotate: bool = False):
+    """``compile_scenario``'s tuple: (s0, f0, kinds, params, rotate); `seats` are strategy names (default random)."""
     s0, f0 = compile_rules(components or SpookyTowerComponents(), rules or SpookyTowerRules(), players, turn_cap)
     kinds, params = lineup(*(seats or ["random"] * players))
-    return s0, f0, kinds, params
+    return s0, f0, kinds, params, rotate
 
 
 @pytest.fixture
@@ -60,10 +62,11 @@ def spooky_compiled():
 # Paths are relative to tests/.
 LONGEST_FIRST = (
     "games/haunted_tower/test_differential_options.py", "games/haunted_tower/test_differential.py",
-    "test_differential_climbing.py", "run/test_executor.py", "core/test_numba_patches.py", "test_differential.py",
-    "cli/test_cli.py", "games/haunted_tower/test_invariants.py", "games/haunted_tower/test_strategies.py",
-    "games/haunted_tower/test_rules_combat.py", "core/test_kernel_build.py", "present/test_notebook.py",
-    "present/test_report.py", "test_rules_climbing.py", "test_invariants_climbing.py", "cli/test_ci_workflow.py",
+    "games/climbing_tower/test_differential.py", "run/test_executor.py", "core/test_numba_patches.py",
+    "games/spooky_tower/test_differential.py", "cli/test_cli.py", "games/haunted_tower/test_invariants.py",
+    "games/haunted_tower/test_strategies.py", "games/haunted_tower/test_rules_combat.py", "core/test_kernel_build.py",
+    "present/test_notebook.py", "present/test_report.py", "games/climbing_tower/test_rules.py",
+    "games/climbing_tower/test_invariants.py", "cli/test_ci_workflow.py",
     "cli/test_bench.py", "analysis/test_studies.py",
 )
 

@@ -1,20 +1,21 @@
 """The rule-test table for Spooky Tower: one game set up by hand, every seat playing the "scripted" strategy.
 
-Shared by ``test_rules_spooky.py`` and ``test_rules_spooky_settings.py``. :class:`Table` compiles a scenario's rules
-and components, resets a game with a trace region, and plays single turns with scripted dice (``turn(dice=...)``) and
-scripted decisions (``choices=...``: reroll 0/1, index into the legal rows, index into the candidates, victim index,
-Park 0/1), after the Town is stacked (``on_top``, ``give``, ``to_trunk``) and the Grimoire dealt
-(``grimoire_on_top``). ``card(v, k)`` is the k-th listed Photo of value v.
+Shared by ``games/spooky_tower/test_rules.py`` and ``test_rules_settings.py``. :class:`Table` compiles a scenario's
+rules and components, resets a game with a trace region, and plays single turns with scripted dice
+(``turn(dice=...)``) and scripted decisions (``choices=...``: reroll 0/1, index into the legal rows, index into the
+candidates, victim index, Park 0/1), after the Town is stacked (``on_top``, ``give``, ``to_trunk``) and the Grimoire
+dealt (``grimoire_on_top``). ``card(v, k)`` is the k-th listed Photo of value v.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from balance.games.spooky_tower import enums as E
-from balance.games.spooky_tower import kernel as K
+from balance.games.spooky_tower import rules as K
 from balance.games.spooky_tower import layout as L
 from balance.games.spooky_tower import strategies as S
-from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules, compile_rules
+from balance.games.spooky_tower.compile import compile_rules
+from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules
 
 NO, YES = 0, 1                       # scripted reroll / Park answers
 TAKE, FLIP = E.ACT_TAKE, E.ACT_FLIP

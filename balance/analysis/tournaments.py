@@ -22,6 +22,7 @@ import pandas as pd
 from ..scenario.layers import override_name
 from ..scenario.model import Scenario, ScenarioError, load_scenario
 from ..stats.intervals import wilson
+from .shown import Shown
 
 FIRST_ROUND = 1_000
 
@@ -93,10 +94,17 @@ class _Seating:
 
 
 @dataclass
-class Tournament:
+class Tournament(Shown):
     """The tournament's tables: ``ratings`` (one row per variant, ranked), ``matrix`` (competitive: how often the
     row's variant won the games it played with the column's; co-operative with two seats: the team win rate of each
     pairing), ``tables`` (one row per table), and ``meta``."""
+
+    FINDINGS = "balance.analysis.tournament_findings:findings"
+    # A tournament shows itself (figures, text, Markdown), as a Results does: the views live in balance.present, the
+    # layer above, and are imported when asked for (this layer's only upward import).
+    PLOTS = "balance.present.tournaments_view:TournamentPlots"
+    SUMMARY = "balance.present.tournaments_view:summary"
+    MARKDOWN = "balance.present.tournaments_view:markdown"
 
     variants: list[Variant]
     cooperative: bool
@@ -105,29 +113,6 @@ class Tournament:
     tables: pd.DataFrame
     meta: dict = field(default_factory=dict)
     pair_games: pd.DataFrame | None = None     # competitive: games the row's and the column's variants shared
-
-    @property
-    def findings(self) -> pd.DataFrame:
-        """What to read first, in order, with the columns of every result's findings (kind, text, estimate, ci_low,
-        ci_high, weight; ``stats.findings.COLUMNS``)."""
-        from ..stats.findings import frame
-        from .tournament_findings import findings
-        return frame(findings(self))
-
-    # A tournament shows itself (figures, text, Markdown), as a Results does: the views live in balance.present, the
-    # layer above, and are imported when asked for (this layer's only upward import).
-    @property
-    def plot(self):
-        from ..present.tournaments_view import TournamentPlots
-        return TournamentPlots(self)
-
-    def summary(self) -> str:
-        from ..present.tournaments_view import summary
-        return summary(self)
-
-    def to_markdown(self) -> str:
-        from ..present.tournaments_view import markdown
-        return markdown(self)
 
     def to_dict(self) -> dict:
         from ..stats.results import json_safe

@@ -82,7 +82,7 @@ def _call(fn, *args, **kw):
                    "--both-set players=3 --both-set strategy=collector --set components.buildings.12.ghost_worth=1.")
 @study_options
 @click.option("--question", help="A question to answer, e.g. \"seat_spread(B) < seat_spread(A)\" or "
-                                 "\"win_rate[0](B) - win_rate[0](A) > 0.01\" (docs/metrics.md, Studies).")
+                                 "\"win_rate[0](B) - win_rate[0](A) > 0.01\" (docs/metrics_studies.md).")
 @click.option("--until-decided", is_flag=True, help="Play until --question is answered (anytime-valid confidence "
                                                     "sequence, checked after each chunk) or --max-games.")
 @click.option("--alpha", type=click.FloatRange(1e-6, 0.5), default=0.05, show_default=True,

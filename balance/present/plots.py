@@ -5,133 +5,18 @@ figure state leaks between calls, and nothing needs a display. Save one with ``f
 """
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 import numpy as np
-from matplotlib import cbook
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
-from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.ticker import MaxNLocator
 
 from ..core.text import file_name, pct
+from .figure import add_caption, bar_patches, error_bars, new_figure
 from ..stats.intervals import wilson
 
 if TYPE_CHECKING:
     from ..stats.results import Results
-
-
-def _figure(width: float, height: float) -> Figure:
-    fig = Figure(figsize=(width, height), layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def _errors(df):
-    """Asymmetric error bars (below, above) from a table with win_rate/share and ci_low/ci_high columns, in percent
-    as the tables print them."""
-    centre = df["win_rate"] if "win_rate" in df else df["share"]
-    err = np.vstack([(centre - df.ci_low).to_numpy(), (df.ci_high - centre).to_numpy()])
-    return 100 * centre.to_numpy(), 100 * np.nan_to_num(err)
-
-
-def caption(r: Results, name: str) -> str:
-    """The one-line caption of the figure ``name`` (as ``Results.plot.available`` names it): what it shows, in the
-    tables' units."""
-    t = r.tallies
-    if name.startswith("group_") or name == "cards":
-        g = t.groups[0] if name == "cards" else next(x for x in t.groups if f"group_{_file(x.name)}" == name)
-        u = g.counter_names[g.used_counter]
-        return (f"Per {g.name}: counters per game; win rate when '{u}' happened minus when not, in percentage "
-                "points with 95% CI (an association, not a cause).")
-    if name.startswith("category_"):
-        c = next(x for x in t.categories if f"category_{_file(x.name)}" == name)
-        return (f"Team win rate per {c.name}, in %, sorted from the lowest to the highest, with Wilson 95% "
-                "intervals; the dashed line and grey band are all games.")
-    return {
-        "seats": "Win rate by seat and by strategy, in %, with Wilson 95% intervals; the dashed line is an equal "
-                 "share of the finished games.",
-        "roles": f"Win rate (%) and mean points by {t.role_name}, with 95% intervals (Wilson; Student t).",
-        "lengths": "Games by length in turns and in rounds, stacked by how they ended; the dotted line is the median.",
-        "victories": "Share of games ending each way, in %, with Wilson 95% intervals (a way no game ended is left "
-                     "out).",
-        "score_lines": "Mean points per game from each line of the scoring table.",
-        "win_rate_by_length": "Each seat's share of the wins among games of each length, in %, with a Wilson 95% "
-                              "band.",
-        "contrasts": "Each variant's team win rate (%) and its difference from the scenario (percentage points), "
-                     "with 95% intervals.",
-    }.get(name, name.replace("_", " ").capitalize())
-
-
-def _file(name: str) -> str:
-    return file_name(name)
-
-
-def _caption(fig: Figure, r: Results, name: str) -> Figure:
-    title = fig.suptitle(caption(r, name), fontsize="small")
-    title.set_text(wrapped(title, fig.bbox.width))
-    return fig
-
-
-def wrapped(text, width: float) -> str:
-    """The string of the Text artist ``text`` broken into lines of at most ``width`` pixels, at the spaces where
-    matplotlib's ``wrap=True`` breaks it (the most words whose rendered width fits, a word alone when none does),
-    found by bisection: ``wrap=True`` measures every prefix of a line, again at each layout pass and each draw, and
-    a measurement shapes the text anew (about 0.1 ms a character), which made a figure's caption cost more than
-    its data."""
-    renderer = text.get_figure(root=True).canvas.get_renderer()
-    font = text.get_fontproperties()
-
-    def fits(words) -> bool:
-        line = " ".join(words)
-        w = renderer.get_text_width_height_descent(line, font, ismath=cbook.is_math_text(line))[0]
-        return math.ceil(w) <= width
-
-    lines = []
-    for paragraph in text.get_text().split("\n"):
-        words = paragraph.split(" ")
-        while words:
-            lo, hi = 1, len(words)          # words[:lo] is a line (one word always is); find the most that fit
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if fits(words[:mid]):
-                    lo = mid
-                else:
-                    hi = mid - 1
-            lines.append(" ".join(words[:lo]))
-            words = words[lo:]
-    return "\n".join(lines)
-
-
-def save_png(fig: Figure, path, dpi: int = 100) -> None:
-    """Write ``fig`` as PNG at ``dpi``, the bytes ``fig.savefig(path, dpi=dpi)`` writes, laid out and drawn once:
-    savefig lays a constrained-layout figure out in a dry draw and again in the draw it prints. The figure keeps
-    that layout (it no longer adapts to a new size)."""
-    engine = fig.get_layout_engine()
-    if not isinstance(engine, ConstrainedLayoutEngine) or not isinstance(fig.canvas, FigureCanvasAgg):
-        fig.savefig(path, dpi=dpi)
-        return
-    fig.set_dpi(dpi)
-    engine.execute(fig)
-    fig.set_layout_engine("none")
-    fig.canvas.print_png(path)
-
-
-def _bars(ax, left, width: float, low, high, color: str, label: str) -> PolyCollection:
-    """Bars ``width`` wide from ``left``, from ``low`` to ``high`` (a NaN: no bar), as ``ax.bar`` draws them (no
-    edge, no margin below zero) but as one collection: ``ax.bar`` makes a patch a bar, and updates the axes'
-    limits and draws each on its own, which made hundreds of bars the larger part of a figure's time."""
-    left, low, high = np.broadcast_arrays(*(np.asarray(v, float) for v in (left, low, high)))
-    keep = ~(np.isnan(low) | np.isnan(high))
-    left, low, high = left[keep], low[keep], high[keep]
-    boxes = np.stack([np.column_stack(corner) for corner in ((left, low), (left, high), (left + width, high),
-                                                             (left + width, low))], axis=1)
-    bars = PolyCollection(boxes, facecolors=color, linewidths=0, label=label)
-    bars.sticky_edges.y.append(0)
-    ax.add_collection(bars)
-    return bars
 
 
 def _fair_share(r: Results) -> float:
@@ -142,12 +27,12 @@ def _fair_share(r: Results) -> float:
 
 def seats(r: Results) -> Figure:
     """Win rate of each seat and of each strategy, with Wilson 95% intervals and the equal-share line."""
-    fig = _figure(9, 3.6)
+    fig = new_figure(9, 3.6)
     ax_seat, ax_strat = fig.subplots(1, 2, sharey=True)
     for ax, df, labels, title in (
             (ax_seat, r.seats, [f"seat {s}\n{n}" for s, n in zip(r.seats.seat, r.seats.strategy)], "By seat"),
             (ax_strat, r.strategies, list(r.strategies.strategy), "By strategy")):
-        y, err = _errors(df)
+        y, err = error_bars(df)
         x = np.arange(len(df))
         ax.errorbar(x, y, yerr=err, fmt="o", capsize=5, elinewidth=1.5)
         ax.axhline(100 * _fair_share(r), color="grey", ls="--", lw=1, label="equal share")
@@ -156,12 +41,12 @@ def seats(r: Results) -> Figure:
         ax.set_title(title)
     ax_seat.set_ylabel("win rate, % (95% CI)")
     ax_seat.legend(loc="best", title=f"seat test p = {r.seat_test.p_value:.3g}", fontsize="small")
-    return _caption(fig, r, "seats")
+    return add_caption(fig, r, "seats")
 
 
 def lengths(r: Results) -> Figure:
     """Histograms of game length in turns and in rounds, stacked by victory kind, with the median marked."""
-    fig = _figure(9, 3.6)
+    fig = new_figure(9, 3.6)
     axes = fig.subplots(1, 2)
     for ax, which in zip(axes, r.LENGTHS):
         total = r.length_histogram(which)
@@ -175,7 +60,7 @@ def lengths(r: Results) -> Figure:
                     # a bar of width 1 per length with games of this kind, stacked on the kinds below: a game
                     # capped at 2,000 turns has that many lengths
                     at = np.nonzero(h)[0]
-                    fills.append(_bars(ax, x[at] - 0.5, 1.0, bottom[at], bottom[at] + h[at], f"C{len(fills)}", kind))
+                    fills.append(bar_patches(ax, x[at] - 0.5, 1.0, bottom[at], bottom[at] + h[at], f"C{len(fills)}", kind))
                     bottom += h
             row = r.lengths.set_index("measure").loc[which]
             median = ax.axvline(row["median"], color="black", lw=1, ls=":", label=f"median {row['median']:.0f}")
@@ -186,16 +71,16 @@ def lengths(r: Results) -> Figure:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(which)
         ax.set_ylabel("games")
-    return _caption(fig, r, "lengths")
+    return add_caption(fig, r, "lengths")
 
 
 def victories(r: Results) -> Figure:
     """Share of games ending in each victory kind (including unfinished), with Wilson 95% intervals."""
     df = r.victories
     df = df[df.games > 0]           # a way no game ended has no bar to draw
-    fig = _figure(max(5.0, 1.4 * len(df)), 3.8)
+    fig = new_figure(max(5.0, 1.4 * len(df)), 3.8)
     ax = fig.subplots()
-    y, err = _errors(df)
+    y, err = error_bars(df)
     x = np.arange(len(df))
     ax.bar(x, y, color="tab:blue")
     ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", capsize=6, elinewidth=1.5)
@@ -203,7 +88,7 @@ def victories(r: Results) -> Figure:
     long = max((len(k) for k in labels), default=0) > 10
     ax.set_xticks(x, labels, rotation=20 if long else 0, ha="right" if long else "center")
     ax.set_ylabel("share of games, % (95% CI)")
-    return _caption(fig, r, "victories")
+    return add_caption(fig, r, "victories")
 
 
 def cards(r: Results) -> Figure:
@@ -221,12 +106,12 @@ def group(r: Results, name: str | None = None) -> Figure:
     shown = [c for c in g.counter_names if np.nansum(df[f"{c}_per_game"]) > 0]   # a counter never counted: no bars
     # one row of bars per counter, each on its own scale (gold per game and cards at the end are not one quantity),
     # over the row of win-rate differences, all sharing the labels' axis
-    fig = _figure(max(10, 0.45 * len(df)), 1.4 * len(shown) + 3.2)
+    fig = new_figure(max(10, 0.45 * len(df)), 1.4 * len(shown) + 3.2)
     axes = fig.subplots(len(shown) + 1, 1, sharex=True, height_ratios=[1.0] * len(shown) + [2.0], squeeze=False)
     rows, bottom = list(axes[:-1, 0]), axes[-1, 0]
     x = np.arange(len(df))
     for c, (ax, cname) in enumerate(zip(rows, shown)):
-        _bars(ax, x - 0.4, 0.8, 0.0, df[f"{cname}_per_game"].to_numpy(), f"C{c}", cname)
+        bar_patches(ax, x - 0.4, 0.8, 0.0, df[f"{cname}_per_game"].to_numpy(), f"C{c}", cname)
         ax.set_ylabel(f"{cname}\nper game", fontsize="small")
     d = 100 * df.win_rate_diff.to_numpy()
     err = np.vstack([d - 100 * df.diff_ci_low.to_numpy(), 100 * df.diff_ci_high.to_numpy() - d])
@@ -241,18 +126,18 @@ def group(r: Results, name: str | None = None) -> Figure:
     rotate = max((len(s) for s in labels), default=0) > 3
     bottom.set_xticks(x, labels, rotation=60 if rotate else 0, ha="right" if rotate else "center")
     bottom.set_xlabel(g.name)
-    return _caption(fig, r, "cards" if g is t.groups[0] else f"group_{_file(g.name)}")
+    return add_caption(fig, r, "cards" if g is t.groups[0] else f"group_{file_name(g.name)}")
 
 
 def roles(r: Results) -> Figure:
     """Per role (hero): win rate with its Wilson 95% interval, and mean points with its t 95% interval."""
     t = r.tallies
     df = r.roles
-    fig = _figure(10, 3.8)
+    fig = new_figure(10, 3.8)
     ax_win, ax_pts = fig.subplots(1, 2)
     x = np.arange(len(df))
     labels = [str(v) for v in df[t.role_name]]
-    y, err = _errors(df)
+    y, err = error_bars(df)
     ax_win.errorbar(x, y, yerr=err, fmt="o", capsize=5, elinewidth=1.5)
     ax_win.set_xticks(x, labels, rotation=30, ha="right")
     ax_win.set_ylabel("win rate, % (95% CI)")
@@ -265,7 +150,7 @@ def roles(r: Results) -> Figure:
         ax_pts.set_ylabel(f"mean {t.points_counter} (95% CI)")
         ax_pts.set_title(f"{t.points_counter.capitalize()} by {t.role_name}")
     ax_pts.set_xticks(x, labels, rotation=30, ha="right")
-    return _caption(fig, r, "roles")
+    return add_caption(fig, r, "roles")
 
 
 def score_lines(r: Results) -> Figure:
@@ -276,7 +161,7 @@ def score_lines(r: Results) -> Figure:
         sums, games, labels = t.role_final_sum, t.role_games, [str(v) for v in t.role_labels]
     else:
         sums, games, labels = t.seat_final_sum, t.seat_games, [f"seat {s}" for s in range(len(t.lineup))]
-    fig = _figure(9, 4)
+    fig = new_figure(9, 4)
     ax = fig.subplots()
     x = np.arange(len(labels))
     bottom = np.zeros(len(labels))
@@ -288,14 +173,14 @@ def score_lines(r: Results) -> Figure:
     ax.set_xticks(x, labels, rotation=30, ha="right")
     ax.set_ylabel("mean points per game")
     ax.legend(fontsize="small")
-    return _caption(fig, r, "score_lines")
+    return add_caption(fig, r, "score_lines")
 
 
 def win_rate_by_length(r: Results, which: str = "rounds", min_games: int = 1) -> Figure:
     """Each seat's share of wins among games of each length (Wilson 95% band); lengths with < min_games skipped."""
     df = r.win_rate_by_length(which)
     df = df[df.games >= min_games]
-    fig = _figure(8, 4)
+    fig = new_figure(8, 4)
     ax = fig.subplots()
     x = df.length.to_numpy()
     for s, name in zip(r.seats.seat, r.seats.strategy):
@@ -309,7 +194,7 @@ def win_rate_by_length(r: Results, which: str = "rounds", min_games: int = 1) ->
     ax.set_ylim(0, 100)
     if len(df):
         ax.legend(fontsize="small")
-    return _caption(fig, r, "win_rate_by_length")
+    return add_caption(fig, r, "win_rate_by_length")
 
 
 def category(r: Results, name: str) -> Figure:
@@ -317,10 +202,10 @@ def category(r: Results, name: str) -> Figure:
     Wilson 95% intervals, against the overall win rate and its interval."""
     df = r.category(name)
     df = df[df.games > 0].sort_values(["win_rate", name], kind="stable")
-    fig = _figure(max(8, min(16, 0.3 * len(df))), 4.2)
+    fig = new_figure(max(8, min(16, 0.3 * len(df))), 4.2)
     ax = fig.subplots()
     x = np.arange(len(df))
-    y, err = _errors(df)
+    y, err = error_bars(df)
     many = len(df) > 60
     ax.errorbar(x, y, yerr=err, fmt="." if many else "o", ms=3 if many else 5,
                 elinewidth=0.8 if many else 1.5, capsize=0 if many else 4)
@@ -337,19 +222,19 @@ def category(r: Results, name: str) -> Figure:
         ax.set_xlabel(f"{name}, from the lowest win rate to the highest ({len(df)} played)")
     ax.set_ylim(0, 100)
     ax.set_ylabel("team win rate, % (95% CI)")
-    return _caption(fig, r, f"category_{_file(name)}")
+    return add_caption(fig, r, f"category_{file_name(name)}")
 
 
 def contrasts(r: Results) -> Figure:
     """Each contrast variant's win rate minus the scenario's, in percentage points, with its 95% interval (Newcombe,
     unpaired), and each variant's win rate with its Wilson 95% interval."""
     df = r.contrasts
-    fig = _figure(10, 1.6 + 0.5 * len(df))
+    fig = new_figure(10, 1.6 + 0.5 * len(df))
     ax_rate, ax_diff = fig.subplots(1, 2, sharey=True)
     y = np.arange(len(df))[::-1]
     labels = [f"scenario\n({v})" if c == "scenario" else f"{v}\n({s})"
               for c, v, s in zip(df.contrast, df.variant, df.sets)]
-    rate, err = _errors(df)
+    rate, err = error_bars(df)
     ax_rate.errorbar(rate, y, xerr=err, fmt="o", capsize=5, elinewidth=1.5)
     ax_rate.set_yticks(y, labels)
     ax_rate.set_xlabel("team win rate, % (95% CI)")
@@ -361,7 +246,7 @@ def contrasts(r: Results) -> Figure:
     ax_diff.axvline(0, color="grey", lw=1)
     ax_diff.set_xlabel("difference from the scenario,\npercentage points (95% CI)")
     ax_diff.set_title("Variant - scenario", fontsize="medium")
-    return _caption(fig, r, "contrasts")
+    return add_caption(fig, r, "contrasts")
 
 
 class ResultPlots:

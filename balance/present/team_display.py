@@ -2,7 +2,7 @@
 
 Rounded strings, keyed by title, as :func:`balance.present.display.display_tables` gives them for a competitive game:
 Team, Endings (why games end, won or lost), Lengths (with the rounds of won games), Per player (means per game), each
-category, each counter group, Contrasts. Every column is defined in docs/metrics.md.
+category, each counter group, Contrasts. Every column is defined in docs/metrics_cooperative.md.
 """
 from __future__ import annotations
 

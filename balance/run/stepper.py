@@ -52,7 +52,7 @@ class Stepper:
 
     def results(self, **meta) -> Results:
         """The games so far as :class:`~balance.stats.results.Results` (a copy: playing on does not change it)."""
-        from ..stats.aggregate import Tallies
+        from ..stats.tallies import Tallies
         tallies = Tallies.from_dict(self.agg.tallies.to_dict())
         sc = self.scenario
         return Results(tallies, meta={"scenario": sc.to_dict(), "scenario_toml": sc.to_toml(), "seed": sc.seed,

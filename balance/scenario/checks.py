@@ -4,20 +4,19 @@
 layers, then builds the :class:`~balance.scenario.Scenario` here."""
 from __future__ import annotations
 
-import difflib
 import re
-import types
 import typing
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from .. import games as _games
 from . import layers
 from .claims import Checks
+from .wording import contains, describe, did_you_mean, field_at, is_model, is_utf8, key_path, one_of, union_loc
 from .model import (DEFAULTS, MAX_GAMES, MAX_SEED, TOP_KEYS, TURN_CAP_RANGE, Scenario, ScenarioError, Seat,
-                       _Layer, _one_of, cycle_seats, seats_note, spec_resolve)
+                       _Layer, cycle_seats, seats_note, spec_resolve)
 
 _NOTHING = layers.NOTHING                 # "got" of a missing key
 _FAILED = object()                        # what a check that found a problem gives (Checker.attempt)
@@ -32,7 +31,7 @@ class Checker:
         self.errors: list[ScenarioError] = []      # what the checks so far found
 
     def fail(self, loc: tuple, problem: str, got: Any = _NOTHING, allowed: str = "") -> typing.NoReturn:
-        raise ScenarioError(self._owner(loc), problem, _key_path(loc), got, allowed)
+        raise ScenarioError(self._owner(loc), problem, key_path(loc), got, allowed)
 
     def attempt(self, check: typing.Callable, *args: Any) -> Any:
         """``check(*args)``; a problem it raises is kept for the end and ``_FAILED`` given instead, so that the
@@ -69,7 +68,7 @@ class Checker:
                 continue
             raw = layer.raw
             mine = layers.layer_loc(self.data, raw, loc, self.keyed) if loc else None
-            if mine is not None and (_contains(raw, mine) or (   # a strategy's name given as a plain string
+            if mine is not None and (contains(raw, mine) or (   # a strategy's name given as a plain string
                     mine[-1] == "name" and isinstance(_value_at(raw, mine[:-1]), str))):
                 return layer.blame(mine)
         return next(layer.label for layer in reversed(self.chain) if layer.kind == "file")
@@ -82,7 +81,7 @@ class Checker:
         ``[checks]`` table's shape. Problems met while reading and merging the files (``_load``) end the loading
         before any of these: a table that cannot be merged cannot be checked."""
         d = self.data
-        self.attempt(self.each, [lambda key=key: self.fail((key,), "unknown key" + _did_you_mean(key, TOP_KEYS),
+        self.attempt(self.each, [lambda key=key: self.fail((key,), "unknown key" + did_you_mean(key, TOP_KEYS),
                                                            d[key], ", ".join(TOP_KEYS))
                                  for key in d if key not in TOP_KEYS])
         if self.attempt(self.game, _games.NAMES) is _FAILED:
@@ -114,14 +113,14 @@ class Checker:
     def game(self, games) -> str:
         d = self.data
         if "game" not in d:
-            self.fail(("game",), "missing key", allowed=_one_of(games))
+            self.fail(("game",), "missing key", allowed=one_of(games))
         if not isinstance(d["game"], str) or d["game"] not in games:
-            self.fail(("game",), "unknown game", d["game"], _one_of(games))
+            self.fail(("game",), "unknown game", d["game"], one_of(games))
         return d["game"]
 
     def name(self) -> None:
         name = self.data["name"]
-        if not isinstance(name, str) or not name.strip() or not _is_utf8(name):
+        if not isinstance(name, str) or not name.strip() or not is_utf8(name):
             self.fail(("name",), "must be a non-empty string", name, "any non-empty text")
 
     def rotation(self) -> bool:
@@ -149,8 +148,8 @@ class Checker:
         for kind in checks.victory_share or {}:
             if kind not in kinds:
                 found.append(lambda kind=kind: self.fail(
-                    ("checks", "victory_share", kind), "unknown victory kind" + _did_you_mean(kind, kinds), kind,
-                    _one_of(kinds)))
+                    ("checks", "victory_share", kind), "unknown victory kind" + did_you_mean(kind, kinds), kind,
+                    one_of(kinds)))
         # a strategy the game lacks is a typo; one the lineup lacks makes the claim not applicable to this lineup,
         # which `balance check` reports (balance.analysis.checks.claims) and every other command ignores: claims change
         # no game
@@ -158,8 +157,8 @@ class Checker:
         for i, name in enumerate(checks.strategy_order or ()):
             if name not in names:
                 found.append(lambda i=i, name=name: self.fail(
-                    ("checks", "strategy_order", i), f"not a strategy of {spec.title}" + _did_you_mean(name, names),
-                    name, _one_of(names)))
+                    ("checks", "strategy_order", i), f"not a strategy of {spec.title}" + did_you_mean(name, names),
+                    name, one_of(names)))
             elif (checks.strategy_order or []).index(name) != i:
                 found.append(lambda i=i, name=name: self.fail(("checks", "strategy_order", i), "named twice", name,
                                                               "each strategy once"))
@@ -262,7 +261,7 @@ class Checker:
 
     def seat(self, spec: _games.GameSpec, table: Any, loc: tuple) -> Seat:
         """One seat's strategy and parameters; each parameter is checked whatever the others are."""
-        names = _one_of(spec.strategies)
+        names = one_of(spec.strategies)
         if not isinstance(table, dict):
             self.fail(loc, "must be a table with a strategy `name` and its params", table,
                       f"a table such as {{ name = \"random\" }}; names: {names}")
@@ -270,14 +269,14 @@ class Checker:
             self.fail(loc + ("name",), "missing key", allowed=names)
         name = table["name"]
         if not isinstance(name, str) or name not in spec.strategies:
-            self.fail(loc + ("name",), "unknown strategy" + _did_you_mean(name, spec.strategies), name, names)
+            self.fail(loc + ("name",), "unknown strategy" + did_you_mean(name, spec.strategies), name, names)
         declared = {p.name: p for p in spec.strategies[name].params}
 
         def param(key: str, value: Any) -> None:
             if key not in declared:
                 keys = ", ".join(["name", *declared])
                 self.fail(loc + (key,), f"unknown key: strategy {name!r} has no such param"
-                          + _did_you_mean(key, declared), value, keys)
+                          + did_you_mean(key, declared), value, keys)
             p = declared[key]
             allowed = f"a number from {p.low:g} to {p.high:g}"
             if not isinstance(value, (int, float)) or isinstance(value, bool):
@@ -294,13 +293,13 @@ class Checker:
         Climbing Tower's ``tower``, a list or "random"), which are one problem."""
         table = self.data.get(key, {})
         if not isinstance(table, dict):
-            self.fail((key,), "must be a table", table, _describe(model, None))
+            self.fail((key,), "must be a table", table, describe(model, None))
         try:
             return model.model_validate(table, strict=True)
         except ValidationError as exc:
             errors, seen = [], set()
             for err in exc.errors():
-                union = _union_loc(model, tuple(err["loc"]))
+                union = union_loc(model, tuple(err["loc"]))
                 if union is None or union not in seen:
                     errors.append(err)
                 seen.add(union)
@@ -318,20 +317,20 @@ class Checker:
         if allowed:
             problem = problem[:allowed.start()]
         if kind == "literal_error":
-            ann = _field_at(model, loc)[0]
-            problem = "unknown value" + _did_you_mean(got, typing.get_args(ann) if ann is not None else ())
+            ann = field_at(model, loc)[0]
+            problem = "unknown value" + did_you_mean(got, typing.get_args(ann) if ann is not None else ())
         elif kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
             problem = "out of range"
         elif kind.endswith("_type"):
             problem = "wrong type"
         if kind == "extra_forbidden":
-            parent = _field_at(model, loc[:-1])[0]
-            fields = list(parent.model_fields) if _is_model(parent) else []
-            return self.fail((key, *loc), "unknown key" + _did_you_mean(str(loc[-1]), fields), got,
+            parent = field_at(model, loc[:-1])[0]
+            fields = list(parent.model_fields) if is_model(parent) else []
+            return self.fail((key, *loc), "unknown key" + did_you_mean(str(loc[-1]), fields), got,
                              ", ".join(fields))
         if kind == "missing":
-            ann, info = _field_at(model, loc)
-            return self.fail((key, *loc), "missing key", allowed=_describe(ann, info))
+            ann, info = field_at(model, loc)
+            return self.fail((key, *loc), "missing key", allowed=describe(ann, info))
         if not loc:  # a check across the table: name the value the message starts with, if any
             blamed = re.match(r"([\w.\[\]]+)=[^:]*: ", problem)
             parts = tuple(int(i) if i else name for name, i in re.findall(r"(\w+)|\[(\d+)\]", blamed[1])) \
@@ -344,90 +343,8 @@ class Checker:
                                     loc)
             if not allowed:
                 return self.fail((key, *loc), problem, got,
-                                 f"{_describe(*_field_at(model, loc))}, consistent with the rest of [{key}]")
-        return self.fail((key, *loc), problem, got, allowed[1] if allowed else _describe(*_field_at(model, loc)))
+                                 f"{describe(*field_at(model, loc))}, consistent with the rest of [{key}]")
+        return self.fail((key, *loc), problem, got, allowed[1] if allowed else describe(*field_at(model, loc)))
 
 
 # --- describing what is allowed -----------------------------------------------------------------------------------
-
-def _is_model(ann: Any) -> bool:
-    return isinstance(ann, type) and issubclass(ann, BaseModel)
-
-
-def _field_at(model: type[BaseModel], loc: tuple) -> tuple[Any, Any]:
-    """(annotation, FieldInfo or None) of the value at ``loc`` inside ``model``; (None, None) if not found."""
-    ann, info = model, None
-    for part in loc:
-        if isinstance(part, str) and _is_model(ann) and part in ann.model_fields:
-            info = ann.model_fields[part]
-            ann = info.annotation
-        elif isinstance(part, int) and typing.get_origin(ann) is list:
-            ann, info = typing.get_args(ann)[0], None
-        else:
-            return None, None
-    return ann, info
-
-
-def _union_loc(model: type[BaseModel], loc: tuple) -> tuple | None:
-    """The location of the value of a union type (``list[str] | Literal["random"]``) that ``loc`` lies in, or None:
-    pydantic reports each alternative of it at a location of its own (its name after the value's)."""
-    ann = model
-    for i, part in enumerate(loc):
-        if typing.get_origin(ann) in (typing.Union, types.UnionType) and \
-                len([a for a in typing.get_args(ann) if a is not type(None)]) > 1:
-            return loc[:i]
-        if isinstance(part, str) and _is_model(ann) and part in ann.model_fields:
-            ann = ann.model_fields[part].annotation
-        elif isinstance(part, int) and typing.get_origin(ann) is list:
-            ann = typing.get_args(ann)[0]
-        else:
-            return None
-    return None
-
-
-def _describe(ann: Any, info: Any) -> str:
-    """What a value of this type may be, in a designer's words."""
-    if ann is bool:
-        return "true or false"
-    if ann in (int, float):
-        lo = hi = None
-        for m in getattr(info, "metadata", ()):
-            lo = getattr(m, "ge", lo)
-            hi = getattr(m, "le", hi)
-        what = "an integer" if ann is int else "a number"
-        if lo is not None and hi is not None:
-            return f"{what} from {lo} to {hi}"
-        return what + (f" >= {lo}" if lo is not None else "") + (f" <= {hi}" if hi is not None else "")
-    if ann is str:
-        return "a string"
-    if typing.get_origin(ann) is Literal:
-        return _one_of(typing.get_args(ann))
-    if typing.get_origin(ann) is list:
-        return f"a list, each item {_describe(typing.get_args(ann)[0], None)}"
-    if _is_model(ann):
-        return "a table with keys " + ", ".join(ann.model_fields)
-    return "see docs/scenarios.md"
-
-
-def _did_you_mean(word: Any, choices) -> str:
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def _key_path(loc: tuple) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def _contains(raw: Any, loc: tuple) -> bool:
-    return bool(loc) and _value_at(raw, loc) is not _NOTHING
-
-
-def _is_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

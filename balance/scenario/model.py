@@ -24,6 +24,7 @@ from ..core.toml import dumps_toml  # noqa: F401  (balance.scenario exports it)
 from .. import games as _games
 from . import layers
 from .claims import Checks
+from .wording import one_of
 
 N_PARAM_COLUMNS = 4                      # least width of the strategy parameter matrix the kernels read
 MAX_GAMES = 10**12
@@ -206,7 +207,7 @@ def _load(source, overrides: dict) -> Scenario:
         game = overrides.get("game", DEFAULT_GAME)
         if not isinstance(game, str) or game not in _games.NAMES:
             raise ScenarioError(f"<default> ({layers.override_name('game', game)})", "unknown game", "game", game,
-                                _one_of(_games.NAMES))
+                                one_of(_games.NAMES))
         source, dict_label = _games.get_game(game).default_scenario(), "<default>"
     if isinstance(source, (str, Path)):
         chain, path = _read_chain(Path(source), str(source), []), str(source)
@@ -329,10 +330,6 @@ def spec_resolve(spec: _games.GameSpec, name: str, base: Path | None) -> Path:
 
 
 # --- describing what is allowed -----------------------------------------------------------------------------------
-
-def _one_of(names) -> str:
-    return "one of " + ", ".join(repr(n) for n in names)
-
 
 def _short_repr(value: Any, limit: int = 100) -> str:
     text = repr(value)

@@ -1,5 +1,6 @@
 """Statistics for balance runs: interval estimates on counts and the streaming aggregator of game outcomes."""
-from .aggregate import Aggregator, Tallies
+from .aggregate import Aggregator
+from .tallies import Tallies
 from .intervals import (Z95, SeatTest, diff_interval, histogram_moments, histogram_quantile, mean_interval,
                         seat_equality_test, wilson)
 

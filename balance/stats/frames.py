@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .aggregate import Tallies
+from .tallies import Tallies
 from .intervals import diff_interval, mean_interval, wilson
 
 

@@ -19,7 +19,7 @@ from ..core.outputs import atomic_directory
 from ..core.records import json_safe, package_version, scenario_hash  # noqa: F401  (json_safe, package_version: re-exported)
 from . import findings as _findings
 from . import team as _team
-from .aggregate import Tallies
+from .tallies import Tallies
 from .frames import _group_frame, _means_frame, _rate_table  # noqa: F401  (_group_frame: tests)
 from .intervals import (SeatTest, histogram_moments, histogram_quantile, mean_interval,
                               seat_equality_test, wilson)

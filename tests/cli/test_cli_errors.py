@@ -23,12 +23,6 @@ SHIPPED = {"spooky_tower": "spooky_tower.toml", "haunted_tower": "haunted_tower.
            "climbing_tower": "climbing_tower.toml"}
 
 
-def _rules(game: str):
-    """The module a game's replay takes ``trace_game`` from: its ``rules`` package (``kernel`` where a game has none)."""
-    name = "rules" if (ROOT / "balance" / "games" / game / "rules").is_dir() else "kernel"
-    return importlib.import_module(f"balance.games.{game}.{name}")
-
-
 def _drop_last_event(module):
     """A kernel whose traced games lose their last event: the bug an engine disagreement reports."""
     real = module.trace_game
@@ -41,7 +35,7 @@ def _drop_last_event(module):
 
 @pytest.mark.parametrize("game", sorted(SHIPPED))
 def test_an_engine_disagreement_in_replay_is_one_line_naming_scenario_seed_game_and_what_to_send(game, monkeypatch):
-    kernel = _rules(game)
+    kernel = importlib.import_module(f"balance.games.{game}.rules")   # its trace_game
     monkeypatch.setattr(kernel, "trace_game", _drop_last_event(kernel))
     scenario = f"scenarios/{SHIPPED[game]}"
     monkeypatch.chdir(ROOT)
@@ -64,7 +58,7 @@ def test_an_engine_disagreement_in_replay_is_one_line_naming_scenario_seed_game_
 def test_every_game_raises_the_dedicated_type_on_a_disagreement(monkeypatch):
     from balance.scenario import load_scenario
     for game in sorted(SHIPPED):
-        kernel = _rules(game)
+        kernel = importlib.import_module(f"balance.games.{game}.rules")   # its trace_game
         monkeypatch.setattr(kernel, "trace_game", _drop_last_event(kernel))
         sc = load_scenario(ROOT / "scenarios" / SHIPPED[game])
         with pytest.raises(EngineDisagreement) as caught:
@@ -92,7 +86,7 @@ def test_an_unexpected_exception_in_any_command_is_one_line_and_exit_70(monkeypa
 
 TAMPERED_REPLAY = """
 import sys
-import balance.games.spooky_tower.kernel as K
+import balance.games.spooky_tower.rules as K
 real = K.trace_game
 K.trace_game = lambda *a, **k: (lambda e, s: (e[:-1], s))(*real(*a, **k))
 from balance.cli.group import INTERNAL_ERROR, main

@@ -26,13 +26,14 @@ def test_show_takes_the_options_of_run(cli):
 
 
 def test_replay_takes_the_options_of_run(cli):
-    from balance.games.spooky_tower.narrate import narrate_jsonl, replay
+    from balance.games.driver import replay
+    from balance.games.spooky_tower.narrate import narrate_jsonl
     res = cli("replay", SPOOKY, "--seed", 3, "--game", 2, "--players", 4, "--strategy", "collector", "--no-rotate",
               "--set", "rules.flip_scope=building", "--format", "jsonl")
     assert res.exit_code == 0, res.output
     sc = load_scenario(SPOOKY, players=4, strategy={"name": "collector"}, seat_rotation=False,
                        **{"rules.flip_scope": "building"})
-    assert res.stdout.splitlines() == list(narrate_jsonl(replay(sc, 3, 2)))
+    assert res.stdout.splitlines() == list(narrate_jsonl(replay("balance.games.spooky_tower", sc, 3, 2)))
     assert json.loads(res.stdout.splitlines()[0])["strategies"] == ["collector"] * 4
 
 

@@ -14,7 +14,7 @@ import numba.core.registry
 import pytest
 
 from balance.core import rng
-from balance.games.spooky_tower import kernel, layout, strategies
+from balance.games.spooky_tower import layout, rules, strategies
 
 ALLOCATING = {"simulate_nb", "trace_game_nb"}
 
@@ -26,7 +26,8 @@ def jitted(module):
 
 def test_rule_functions_compile_without_the_numba_runtime():
     found = 0
-    for module in (kernel, strategies, layout, rng):
+    for module in (rules.effects, rules.setup, rules.simulate, rules.turn, strategies, strategies.heuristics,
+                   strategies.scripted, strategies.valuation, layout, rng):
         for name, fn in jitted(module).items():
             if name in ALLOCATING:
                 continue
@@ -36,7 +37,7 @@ def test_rule_functions_compile_without_the_numba_runtime():
 
 
 def test_the_allocating_drivers_exist():
-    assert ALLOCATING <= set(jitted(kernel))
+    assert ALLOCATING <= set(jitted(rules.simulate))
 
 
 BOUNDSCHECK_VARIANTS = [
@@ -143,8 +144,10 @@ def test_flat_symbols_are_told_apart_from_wrappers_and_other_functions():
 
 @needs_patches
 def test_climbing_tower_rules_are_flat():
-    from balance.games.climbing_tower import build, kernel as ct_kernel, play, setup, strategies as ct_strategies
-    for module in (ct_kernel, play, build, setup, ct_strategies):
+    from balance.games.climbing_tower import strategies as ct_strategies
+    from balance.games.climbing_tower.rules import build, play, rounds, setup, simulate
+    from balance.games.climbing_tower.strategies import heuristics
+    for module in (simulate, rounds, play, build, setup, ct_strategies, heuristics):
         for name, fn in jitted(module).items():
             if name in ALLOCATING:
                 continue

@@ -178,9 +178,9 @@ def test_reference_engine_agrees_and_the_game_narrates(game):
 def test_rule_functions_compile_without_the_numba_runtime(game):
     package = importlib.import_module(f"balance.games.{game}")
     found = 0
-    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):     # rules/, strategies/ ... too
-        top = info.name[len(package.__name__) + 1:].split(".")[0]
-        if top.startswith("reference") or top == "narrate":
+    for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):     # subpackages (rules/ ...) too
+        part = info.name[len(package.__name__) + 1:]
+        if part.startswith("reference") or part == "narrate":
             continue
         module = importlib.import_module(info.name)
         for name, fn in vars(module).items():

@@ -71,7 +71,7 @@ def test_captions_break_where_matplotlib_wrap_breaks_them(width):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from balance.present.plots import caption, wrapped
+    from balance.present.figure import caption, wrapped
     r = aggregate(GAMES, [3001])
     lines = []
     for name in r.plot.available():
@@ -85,7 +85,7 @@ def test_captions_break_where_matplotlib_wrap_breaks_them(width):
 
 
 def test_each_figure_carries_its_caption_wrapped_to_its_width():
-    from balance.present.plots import caption
+    from balance.present.figure import caption
     r = aggregate(GAMES, [3001])
     for name in r.plot.available():
         fig = getattr(r.plot, name)()
@@ -96,7 +96,7 @@ def test_each_figure_carries_its_caption_wrapped_to_its_width():
 
 def test_save_png_writes_what_savefig_writes():
     """The report lays a figure out once and draws it once; the PNG is the one savefig writes."""
-    from balance.present.plots import save_png
+    from balance.present.figure import save_png
     r = aggregate(GAMES, [3001])
     for name in r.plot.available():
         want, got = io.BytesIO(), io.BytesIO()

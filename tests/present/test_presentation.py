@@ -153,7 +153,8 @@ def test_a_reconstructed_component_the_scenario_replaces_is_not_called_the_recon
 
 # --- every column explained, in docs/metrics.md and in the report ------------------------------------------------
 
-METRICS = (Path(__file__).resolve().parents[2] / "docs" / "metrics.md").read_text()
+METRICS = "\n".join((Path(__file__).resolve().parents[2] / "docs" / name).read_text()        # every table's section
+                    for name in ("metrics.md", "metrics_cooperative.md", "metrics_studies.md"))
 
 
 def _empty_results(game):

@@ -72,7 +72,7 @@ def test_replay_tells_games_of_every_shipped_scenario(args, seed, game, monkeypa
 
 def test_the_check_reports_a_traced_or_a_batch_kernel_that_departs(monkeypatch):
     import balance.games as games
-    import balance.games.spooky_tower.kernel as K
+    import balance.games.spooky_tower.rules as K
     label, sc = next((label, sc) for label, sc in SHIPPED if sc.game == "spooky_tower")
     assert agreement.disagreements(sc, [3, 4, 9]) == []
     real_trace = K.trace_game

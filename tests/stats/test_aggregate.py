@@ -233,7 +233,7 @@ def test_results_do_not_change_after_more_updates_and_survive_json_and_save(tmp_
 def test_group_tally_is_exact_past_its_int32_flushes_at_the_int16_extremes(seats):
     """The group tally sums int16 rows in int32 and moves them to int64 every 2**15 rows: over 70,000 rows of values
     at both ends of int16 it must give numpy's int64 sums exactly (an int32 running sum would overflow)."""
-    from balance.stats.aggregate import tally_group
+    from balance.stats.tally import tally_group
     rng = np.random.default_rng(5)
     G, I, C, used = 70_000 // seats, 4, 3, 1
     counters = rng.choice(np.array([-32768, -1, 0, 1, 32767], np.int16), size=(G, seats, I, C))

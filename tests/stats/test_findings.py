@@ -92,7 +92,7 @@ def test_haunted_tower_findings_name_heroes_the_deadliest_monster_and_the_lopsid
 def test_things_the_rules_never_let_be_used_are_not_called_never_used():
     """Climbing Tower's Level 1 cards start in the deck and are never for sale: "the team never bought purple_1" would
     be a false alarm in every run. Without the group's cannot_use, the same tallies do raise it."""
-    from balance.stats.aggregate import GroupTallies
+    from balance.stats.tallies import GroupTallies
     from balance.stats.findings import findings
     r = balance.simulate("scenarios/climbing_tower.toml", games=2000, progress=False)
     level1 = {c.name for c in load_scenario("scenarios/climbing_tower.toml").components.level(1)}

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from balance.stats.results import _group_frame
-from balance.stats.aggregate import GroupTallies
+from balance.stats.tallies import GroupTallies
 from balance.stats.extremes import family_z, pick_extreme, widen
 from balance.stats.findings import _gap, _lifts, _threats
 from balance.stats.intervals import Z95, wilson

@@ -18,7 +18,7 @@ from balance.present.report.columns import column_note, interval_method, section
 from balance.stats.intervals import METHODS, diff_interval, histogram_moments, mean_interval, wilson
 
 ROOT = Path(__file__).resolve().parents[2]
-METRICS = (ROOT / "docs" / "metrics.md").read_text()
+METRICS = "\n".join((ROOT / "docs" / name).read_text() for name in ("metrics.md", "metrics_cooperative.md", "metrics_studies.md"))
 FUNCTION_METHOD = {wilson: "wilson", mean_interval: "student_t", diff_interval: "newcombe"}
 
 

@@ -8,6 +8,7 @@ import pandas as pd
 
 from ...stats.results import Results
 from ...scenario.model import Scenario
+from ..shown import Shown
 from . import claims as _claims
 
 FIRST_LOOK = 1_000
@@ -92,9 +93,14 @@ def check_scenario(sc: Scenario, cap: int, *, threads=None, chunk_size=None, tar
 
 
 @dataclass
-class CheckReport:
+class CheckReport(Shown):
     """``balance.check``'s answer: every scenario's claims (``claims``, one DataFrame), the baseline comparison
     (``baseline``), the outcome (pass, fail or inconclusive) and the exit code ``balance check`` gives it."""
+
+    FINDINGS = "balance.analysis.checks.text:findings"
+    PLOTS = "balance.analysis.checks.plots:CheckPlots"
+    SUMMARY = "balance.analysis.checks.text:summary"
+    MARKDOWN = "balance.analysis.checks.text:markdown"
 
     scenarios: list[ScenarioCheck]
     alpha: float = ALPHA
@@ -117,27 +123,6 @@ class CheckReport:
     @property
     def exit_code(self) -> int:
         return EXIT_CODES[self.outcome]
-
-    @property
-    def findings(self) -> pd.DataFrame:
-        """What to read first, in order, with the columns of every result's findings (kind, text, estimate, ci_low,
-        ci_high, weight; ``stats.findings.COLUMNS``)."""
-        from ...stats.findings import frame
-        from .text import findings
-        return frame(findings(self))
-
-    @property
-    def plot(self):
-        from .plots import CheckPlots
-        return CheckPlots(self)
-
-    def summary(self) -> str:
-        from .text import summary
-        return summary(self)
-
-    def to_markdown(self) -> str:
-        from .text import markdown
-        return markdown(self)
 
     def to_junit(self) -> str:
         from .text import junit

@@ -4,7 +4,7 @@ top floor within the round limit. They may communicate only while both pawns sta
 from __future__ import annotations
 
 from .. import CategorySpec, Contrast, CounterGroup, GameSpec, ParamSpec, StrategySpec, lazy
-from . import enums as E
+from . import enums
 from .components import ClimbingTowerComponents, ClimbingTowerRules, check_tower
 
 
@@ -43,15 +43,16 @@ def check(scenario, resolve) -> dict:
 
 
 def compile_scenario(scenario):
-    """Kernel inputs for a validated scenario: (s0, f0, lineup kinds, lineup params)."""
+    """Kernel inputs for a validated scenario: (initial state, initial parameters, lineup
+    kinds, lineup parameters, rotate)."""
     import numpy as np
-    from . import layout as L
-    from .arrays import compile_rules
-    s0, f0 = compile_rules(scenario.components, scenario.rules)
+    from . import layout
+    from .compile import compile_rules
+    initial_state, initial_params = compile_rules(scenario.components, scenario.rules)
     kinds, params = scenario.strategy_lineup()
-    p = np.zeros((2, L.N_PARAMS), np.float64)
-    p[:, :params.shape[1]] = params[:, :L.N_PARAMS]
-    return s0, f0, np.ascontiguousarray(kinds, np.int64), p
+    p = np.zeros((2, layout.N_PARAMS), np.float64)
+    p[:, :params.shape[1]] = params[:, :layout.N_PARAMS]
+    return initial_state, initial_params, np.ascontiguousarray(kinds, np.int64), p, bool(scenario.seat_rotation)
 
 
 def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
@@ -63,24 +64,24 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     (``kernel_common.counter_sums``)."""
     import numpy as np
     from ..kernel_common import chunk_arrays, counter_sums
-    from . import layout as L
-    from .kernel import simulate_nb
+    from . import layout
+    from .rules import simulate_nb
 
-    s0, f0, kinds, params = compiled
-    n_cards = int(s0[L.OPT + L.OPT_N_CARDS])
+    initial_state, initial_params, kinds, params, _rotate = compiled    # `rotate` says how this chunk seats them
+    n_cards = int(initial_state[layout.N_CARDS])
     out = chunk_arrays(out, game0, n_games, lambda n: {
         "game": np.empty(n, np.int64), "winner": np.empty(n, np.int8),
         "win_mask": np.empty(n, np.int8), "victory": np.empty(n, np.int8),
         "turns": np.empty(n, np.int32), "rounds": np.empty(n, np.int32),
-        "seat_strategy": np.empty((n, 2), np.int8), "final": np.empty((n, 2, L.N_FINAL), np.int16),
-        "cards": np.empty((n, 1, n_cards, L.N_CC), np.int16),
-        "skills": np.empty((n, 1, L.N_SKILLS, L.N_SK), np.int16),
-        "team": np.empty((n, 1, 1, L.N_TEAM), np.int16),
+        "seat_strategy": np.empty((n, 2), np.int8), "final": np.empty((n, 2, layout.N_FINAL), np.int16),
+        "cards": np.empty((n, 1, n_cards, layout.N_CC), np.int16),
+        "skills": np.empty((n, 1, layout.N_SKILLS, layout.N_SK), np.int16),
+        "team": np.empty((n, 1, 1, layout.N_TEAM), np.int16),
         "tower": np.empty(n, np.int16), "boss_side": np.empty(n, np.int16),
         "draws": np.empty(n, np.int64),
     })
     n_blocks = max(1, n_blocks)
-    simulate_nb(s0, f0, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, n_blocks,
+    simulate_nb(initial_state, initial_params, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, n_blocks,
                 out["winner"], out["win_mask"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"],
                 out["final"], out["skills"], out["team"], out["tower"], out["boss_side"], out["draws"],
                 *counter_sums(out, n_blocks, "cards", rows=counter_rows), bool(counter_rows))
@@ -110,26 +111,26 @@ def assumptions(scenario) -> list[tuple[str, str, str]]:
 
 def draw_map(scenario, level=None) -> str:
     """The scenario's tower as text, or one tower card of it (1 the bottom card, the BOSS card last)."""
-    from .board import render
-    return render(scenario.components, scenario.rules, level)
+    from .narrate import draw_tower
+    return draw_tower(scenario.components, scenario.rules, level)
 
 
 def groups(scenario) -> tuple[CounterGroup, ...]:
-    from . import layout as L
+    from . import layout
     cards = lambda sc: tuple(c.name for c in sc.components.cards)  # noqa: E731
-    return (CounterGroup("card", L.CARD_COUNTER_NAMES, L.CC_BOUGHT, "cards", labels=cards, ratio_base=L.CC_DEALT,
-                         used_phrase="bought {}",
+    return (CounterGroup("card", layout.CARD_COUNTER_NAMES, layout.CC_BOUGHT, "cards", labels=cards,
+                         ratio_base=layout.CC_DEALT, used_phrase="bought {}",
                          cannot_use=lambda sc: tuple(c.name for c in sc.components.level(1))),  # never for sale
-            CounterGroup("card removed", L.CARD_COUNTER_NAMES, L.CC_REMOVED, "cards", labels=cards,
-                         ratio_base=L.CC_DEALT, used_phrase="removed {}"),
-            CounterGroup("skill", L.SKILL_COUNTER_NAMES, L.SK_GAINED, "skills", labels=lambda sc: E.SKILL_KINDS,
-                         used_phrase="gained the {} skill"),
-            CounterGroup("team", L.TEAM_NAMES, L.TM_BLOCKED, "team", labels=lambda sc: ("team",),
+            CounterGroup("card removed", layout.CARD_COUNTER_NAMES, layout.CC_REMOVED, "cards", labels=cards,
+                         ratio_base=layout.CC_DEALT, used_phrase="removed {}"),
+            CounterGroup("skill", layout.SKILL_COUNTER_NAMES, layout.SK_GAINED, "skills",
+                         labels=lambda sc: enums.SKILL_KINDS, used_phrase="gained the {} skill"),
+            CounterGroup("team", layout.TEAM_NAMES, layout.TM_BLOCKED, "team", labels=lambda sc: ("team",),
                          used_phrase="had a round blocked"))
 
 
 def categories(scenario) -> tuple[CategorySpec, ...]:
-    from .arrays import tower_labels
+    from .compile import tower_labels
     return (CategorySpec("tower", "tower", lambda sc: tower_labels(sc.components, sc.rules),
                          "tower cards bottom to top / BOSS side"),
             CategorySpec("BOSS side", "boss_side", lambda sc: tuple(b.name for b in sc.components.boss),
@@ -148,7 +149,15 @@ def _talk(scenario):
 
 
 _reference = lazy("balance.games.climbing_tower.reference", "play_scenario")
-_replay = lazy("balance.games.climbing_tower.narrate", "replay")
+
+
+def _replay(scenario, seed: int | None = None, game: int = 0):
+    """Game `game` of a scenario's run by the reference engine, checked against the kernel's trace of the same game
+    (``balance.games.driver.replay``): the ReferenceGame."""
+    from ..driver import replay
+    return replay(__name__, scenario, seed, game)
+
+
 _narrate_text = lazy("balance.games.climbing_tower.narrate", "narrate_text")
 _narrate_jsonl = lazy("balance.games.climbing_tower.narrate", "narrate_jsonl")
 
@@ -160,9 +169,9 @@ def remove_items(scenario) -> tuple[str, list[tuple[str, dict]]]:
 
 
 SPEC = GameSpec(
-    name="climbing_tower", title="Climbing Tower", min_players=E.PLAYERS, max_players=E.PLAYERS,
+    name="climbing_tower", title="Climbing Tower", min_players=enums.PLAYERS, max_players=enums.PLAYERS,
     components_model=ClimbingTowerComponents, rules_model=ClimbingTowerRules, strategies=STRATEGIES,
-    victory_names=E.VICTORY_NAMES, player_counter_names=E.FINAL_NAMES, counter_names=E.CARD_COUNTER_NAMES,
+    victory_names=enums.VICTORY_NAMES, player_counter_names=enums.FINAL_NAMES, counter_names=enums.CARD_COUNTER_NAMES,
     item_name="card", item_labels=(), compile_scenario=compile_scenario, run_chunk=run_chunk,
     default_scenario=default_scenario, assumptions=assumptions, groups=groups,
     draw_map=draw_map, reference=_reference, replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,

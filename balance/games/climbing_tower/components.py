@@ -5,7 +5,7 @@ en.md``) gives the counts: 24 play cards (Level 1 x6, Level 2 x12 in red and blu
 and a two-sided BOSS card of five floors each, 12 skeleton tokens, a round card. It prints no card face. Every face
 here (colours, numbers, icons, floor colours, skeletons, skills, the BOSS's rule) is reconstructed and ``ASSUMED``;
 ``docs/rules/climbing_tower.md`` section 1 gives the reasoning, and each is a scenario setting, so a designer who owns
-the box types in the real ones. ``arrays.py`` compiles these settings into the kernel's arrays.
+the box types in the real ones. ``compile.py`` compiles these settings into the kernel's arrays.
 """
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from . import enums as E
 
 SkillKind = Literal["extra_redraw", "free_play", "bonus_gold"]
 MAX_CARDS = 48

@@ -1,9 +1,9 @@
 """Flat memory layout of a Climbing Tower game for the kernel (the approach of the other games' ``layout``).
 
-The kernel passes two arrays: ``s`` (int64: compiled components and options, the game state, the test scripts and an
-optional trace) and ``f`` (float64: the strategy parameters of both seats). Sizes are fixed maxima, so offsets are
-compile-time constants. Every index that is not a constant goes through a helper here and comes back *unsigned*
-(Numba then skips its negative-index wraparound).
+The kernel passes two arrays: ``state`` (int64: compiled components and options, the game state, the test scripts and an
+optional trace) and ``params`` (float64: the strategy parameters of both seats). Sizes are fixed maxima, so offsets are
+compile-time constants. Every index that is not a constant goes through a helper here and comes back *unsigned* (Numba
+then skips its negative-index wraparound).
 
 Positions in the tower count tower cards from the bottom (0) to the BOSS card (the last); *slots* are the floors as
 printed, card by card, bottom to top; *floors* are the slots joined where a colour touches the same colour across
@@ -35,7 +35,7 @@ def _region(size: int) -> int:
     return start
 
 
-# --- compiled options: s[OPT + k] ------------------------------------------------------------------------------
+# --- compiled options: state[OPT + k] (named below) -------------------------------------------------------------------
 OPT_ROUND_LIMIT = 0
 OPT_SUPPLY = 1            # enums.SUPPLY_*
 OPT_TALK = 2              # enums.TALK_*
@@ -55,13 +55,13 @@ OPT_HEIGHT = 15           # tower cards under the BOSS
 OPT_FIXED = 16            # 1: the tower is OPT_FIXED_TC..; 0: random
 OPT_BOSS_SIDE = 17        # -1 random, 0 or 1
 OPT_PILE_COLOUR = 18      # Easy: the colour code of the first Level 2 pile (the other colour goes to the second)
-OPT_LABELLED = 19         # 1: towers are numbered for the statistics (arrays.MAX_LABELLED)
+OPT_LABELLED = 19         # 1: towers are numbered for the statistics (compile.MAX_LABELLED)
 OPT_TOP_UP = 20           # enums.TOP_UP_*
 OPT_FIXED_TC = 21         # .. + MAX_POS: tower card indices bottom to top
 N_OPT = OPT_FIXED_TC + MAX_POS
 OPT = _region(N_OPT)
 
-# --- play cards: s[card_at(c, CF_*)] ---------------------------------------------------------------------------
+# --- play cards: state[card_at(c, CF_*)] ------------------------------------------------------------------------------
 CF_LEVEL = 0
 CF_COLOUR = 1             # colour code (index into the scenario's colours)
 CF_NUMBER = 2
@@ -69,9 +69,9 @@ CF_SWORDS = 3
 CF_ARROWS = 4
 N_CF = 5
 CARD = _region(MAX_CARDS * N_CF)
-FOLLOWS = _region(MAX_CARDS)      # bit x of s[at(FOLLOWS, c)]: card x could follow card c (same colour or number)
+FOLLOWS = _region(MAX_CARDS)      # bit x of state[at(FOLLOWS, c)]: card x could follow card c (same colour or number)
 
-# --- tower cards and BOSS sides: s[tc_at(t, TF_*)], floor k at TF_FLOORS + 3k (colour, left, right) -----------------
+# --- tower cards and BOSS sides: state[tc_at(t, TF_*)], floor k at TF_FLOORS + 3k (colour, left, right) ---------------
 # rows 0 .. n_tc-1: tower cards; rows MAX_TOWER_CARDS and MAX_TOWER_CARDS + 1: BOSS sides A and B
 TF_N_FLOORS = 0
 TF_SKILL = 1              # enums.SKILL_*
@@ -83,7 +83,7 @@ N_TF = TF_FLOORS + 3 * MAX_FLOORS
 BOSS_ROW = MAX_TOWER_CARDS
 TC = _region((MAX_TOWER_CARDS + 2) * N_TF)
 
-# --- shared scalars: s[SC + k] ---------------------------------------------------------------------------------
+# --- shared scalars: state[SC + k] (named below) ----------------------------------------------------------------------
 SC_ROUND = 0              # rounds started
 SC_TURN = 1               # turns taken (actions and passes)
 SC_WINNER = 2             # 0 when the team won, -1 otherwise
@@ -104,13 +104,13 @@ SC_PILE_TOP = 16          # next card of the draw pile: DECK[PILE_TOP .. DECK_N)
 SC_START = 17             # this round's start player
 SC_ACTIVE = 18
 SC_ENDED = 19             # 1 once the game is over
-SC_N_BUILD = 20           # the build rows written in CAND (build.build_options_nb); U rows follow, implied
+SC_N_BUILD = 20           # the build rows written in CAND (rules.build.build_options_nb); U follow, implied
 SC_BLOCKED = 21           # the seat that ended this round holding cards, -1
 SC_TOWER_ID = 22          # the tower's label index (ordered tower cards x BOSS side), -1 for a tower outside it
 SC_PILE_N = 23            # .. +3: cards in supply piles 0 (Level 2, Easy red), 1 (Easy blue), 2 (Level 3)
 SC_PILE_I = 26            # .. +3: next card of each supply pile
 SC_HIT_FLOORS = 29        # bit k: a skeleton fell on floor k this round
-SC_N_PLAY = 30            # the turn's play rows written in CAND (play.legal_nb); redraw and offer rows follow, implied
+SC_N_PLAY = 30            # the turn's play rows written in CAND (rules.play.legal_nb); redraw, offer rows implied
 SC_N_REDRAW = 31          # the turn's redraw rows (the hand, in order, or none)
 N_SC = 32
 SC = _region(N_SC)
@@ -129,7 +129,7 @@ ON_FLOOR = _region(2 * MAX_SLOTS)  # at(ON_FLOOR, 2 * floor + side): STANDING su
 MISSING = _region(2 * MAX_SLOTS)   # skeletons drawn at (slot, side) that have no token: a card not reached yet, a
                                    # supply that ran short, a card left behind with its tokens returned
 
-# --- players: s[pl_at(p, PL_*)] ----------------------------------------------------------------------------------
+# --- players: state[pl_at(p, PL_*)] -----------------------------------------------------------------------------------
 PL_FLOOR = 0
 PL_SIDE = 1
 PL_REDRAWS = 2            # redraws used this round
@@ -141,10 +141,10 @@ PL = _region(2 * N_PL)
 HAND = _region(2 * MAX_HAND)
 LOC = _region(MAX_CARDS)           # enums.LOC_* (+ seat)
 DECK = _region(MAX_CARDS)          # the common deck; during a round the draw pile is DECK[PILE_TOP:DECK_N]
-OWNED = _region(MAX_CARDS)         # the common deck's cards in ascending ids, SC_DECK_N of them (kept as cards come and go)
+OWNED = _region(MAX_CARDS)         # the common deck's cards in ascending ids, DECK_SIZE of them (kept up to date)
 PILES = _region(3 * MAX_CARDS)     # supply piles 0, 1, 2
 
-# --- per-game counters (the outcome arrays) -------------------------------------------------------------------------
+# --- per-game counters (the outcome arrays) ---------------------------------------------------------------------------
 FN_FLOOR, FN_SWORDS, FN_SKELETONS, FN_BOSS_HITS, FN_CLIMBED, FN_PLAYED, FN_REDRAWS, FN_OFFERS, FN_PASSES, \
     FN_BLOCKED = range(len(FINAL_NAMES))
 N_FINAL = len(FINAL_NAMES)
@@ -161,7 +161,71 @@ TM_GOLD, TM_BONUS, TM_BOUGHT, TM_REMOVED, TM_BLOCKED, TM_DECK_END = range(len(TE
 N_TEAM = len(TEAM_NAMES)
 TEAM = _region(N_TEAM)
 
-# --- decisions and what a strategy may see -----------------------------------------------------------------------
+# --- named absolute indices: state[WINNER], state[ROUND_LIMIT], state[TEAM_GOLD] (no offset sums in the kernel) -------
+
+# shared scalars (SC_*); PILE_SIZE and PILE_NEXT + k for supply pile k
+ROUND = SC + SC_ROUND
+TURN = SC + SC_TURN
+WINNER = SC + SC_WINNER
+VICTORY = SC + SC_VICTORY
+GOLD = SC + SC_GOLD
+SUPPLY_TOKENS = SC + SC_SUPPLY_TOKENS
+BOSS_IN_PLAY = SC + SC_BOSS_ROW
+BOSS_SIDE = SC + SC_BOSS_SIDE
+BOSS_DAMAGE = SC + SC_BOSS_DMG
+N_POSITIONS = SC + SC_N_POS
+N_SLOTS = SC + SC_N_SLOTS
+N_FLOORS = SC + SC_N_FLOORS
+TOP_CARD = SC + SC_TOP
+FREE_PLAY_USED = SC + SC_FREE_USED
+SKILLS = SC + SC_SKILLS
+DECK_SIZE = SC + SC_DECK_N
+DRAW_PILE_TOP = SC + SC_PILE_TOP
+START_PLAYER = SC + SC_START
+ACTIVE = SC + SC_ACTIVE
+ENDED = SC + SC_ENDED
+N_BUILD_ROWS = SC + SC_N_BUILD
+BLOCKED_SEAT = SC + SC_BLOCKED
+TOWER_LABEL = SC + SC_TOWER_ID
+PILE_SIZE = SC + SC_PILE_N
+PILE_NEXT = SC + SC_PILE_I
+HIT_FLOORS = SC + SC_HIT_FLOORS
+N_PLAY_ROWS = SC + SC_N_PLAY
+N_REDRAW_ROWS = SC + SC_N_REDRAW
+
+# compiled options (OPT_*), OPTION_ where a shared scalar has the name; FIXED_TOWER_CARDS + i for the i-th
+ROUND_LIMIT = OPT + OPT_ROUND_LIMIT
+SUPPLY = OPT + OPT_SUPPLY
+COMMUNICATION = OPT + OPT_TALK
+OPTION_START_PLAYER = OPT + OPT_START
+FIRST_PLAYER_SIDE = OPT + OPT_SIDE0
+ICON_ORDER = OPT + OPT_ICONS
+HAND_SIZE = OPT + OPT_HAND
+STARTING_LEVEL2 = OPT + OPT_START_L2
+REDRAWS = OPT + OPT_REDRAWS
+MIN_DECK = OPT + OPT_MIN_DECK
+EMPTY_HAND_BONUS = OPT + OPT_BONUS
+SKILL_GOLD = OPT + OPT_SKILL_GOLD
+LEFT_BEHIND = OPT + OPT_LEFT_BEHIND
+N_CARDS = OPT + OPT_N_CARDS
+N_TOWER_CARDS = OPT + OPT_N_TC
+TOWER_HEIGHT = OPT + OPT_HEIGHT
+FIXED_TOWER = OPT + OPT_FIXED
+OPTION_BOSS_SIDE = OPT + OPT_BOSS_SIDE
+FIRST_PILE_COLOUR = OPT + OPT_PILE_COLOUR
+TOWERS_LABELLED = OPT + OPT_LABELLED
+TOP_UP = OPT + OPT_TOP_UP
+FIXED_TOWER_CARDS = OPT + OPT_FIXED_TC
+
+# team counters (TM_*)
+TEAM_GOLD = TEAM + TM_GOLD
+TEAM_BONUS_GOLD = TEAM + TM_BONUS
+TEAM_BOUGHT = TEAM + TM_BOUGHT
+TEAM_REMOVED = TEAM + TM_REMOVED
+TEAM_BLOCKED_ROUNDS = TEAM + TM_BLOCKED
+TEAM_DECK_END = TEAM + TM_DECK_END
+
+# --- decisions and what a strategy may see ----------------------------------------------------------------------------
 CAND = _region(2 * MAX_CAND)       # legal rows (action, card)
 VIEW_TALK = _region(1)             # 1: the deciding seat may see its partner's hand (and plan jointly)
 VIEW_PARTNER_N = _region(1)        # cards in the partner's hand when visible, else -1
@@ -169,7 +233,7 @@ VIEW_PARTNER = _region(1)          # the partner's hand when visible as a set (b
 KINDS = _region(2)
 STREAMS = _region(3 * STREAM_WORDS)   # 0: shuffles; 1, 2: the seats' strategy streams
 
-# --- test scripts ------------------------------------------------------------------------------------------------
+# --- test scripts -----------------------------------------------------------------------------------------------------
 CHOICE_SCRIPT = _region(512)
 DEAL_SCRIPT = _region(512)         # card ids the next deals use in order instead of a shuffle, round after round
 M_CHOICE_N = _region(1)

@@ -1,28 +1,37 @@
 """Narration of one Climbing Tower game: readable English, or JSON lines (schema in ``docs/trace.md``).
 
-The game told is a reference-engine game (:mod:`.reference`). :func:`replay` plays it and also has the kernel play
-the same seed, and refuses to narrate a game the two engines disagree on.
+The game told is a reference-engine game (:mod:`.reference`). ``balance.games.driver.replay`` plays it, has the
+kernel trace the same game, and refuses to narrate a game the two engines disagree on (:func:`kernel_disagreement`
+says where they part).
 
 Events count floors and seats from 0, as the kernel does; the English text counts them from 1, for people ("player
 1" is seat 0, "floor 1" is the bottom floor).
+
+:func:`draw_tower` draws a scenario's tower as text (``balance show-map``): tower cards bottom to top as the scenario
+fixes them (the rulebook's first game for a random tower), each printed floor with its colour, its skeletons on each
+side and the floor number it belongs to once same colours touching across cards are joined.
+
+About 420 lines, over the 400 a module keeps to: the English, the JSON lines, the kernel comparison and the tower
+drawing are each short and share this module's names for cards, stacks, sides and floors.
 """
 from __future__ import annotations
 
-import json
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import numpy as np
 
-from .. import EngineDisagreement
+from ..driver import first_event_difference, json_lines
 from ..trace_header import header, header_lines
-from . import enums as E
-from . import layout as L
-from .reference import ReferenceGame, Snapshot, play_scenario, scenario_lineup
+from . import enums
+from .components import ClimbingTowerComponents, ClimbingTowerRules
+
+if TYPE_CHECKING:
+    from .reference import ReferenceGame, Snapshot
 
 KIND_NAMES = {0: "random", 1: "climber", 2: "skeleton_farmer", 3: "deck_thinner", 9: "scripted"}
 SIDE_NAMES = ("left", "right")
-TURN_EVENTS = (E.EV_REDRAW, E.EV_OFFER, E.EV_PLAY, E.EV_PASS)     # each starts a turn (the turn counter's step)
-PLAY_EFFECTS = (E.EV_SWORD, E.EV_SPARE, E.EV_BOSS_HIT, E.EV_CLIMB)   # what a played card's icons do, after its play
+TURN_EVENTS = (enums.EV_REDRAW, enums.EV_OFFER, enums.EV_PLAY, enums.EV_PASS)     # each starts a turn (turns counted)
+PLAY_EFFECTS = (enums.EV_SWORD, enums.EV_SPARE, enums.EV_BOSS_HIT, enums.EV_CLIMB)    # a played card's icons, after it
 
 
 def _card(game: ReferenceGame | None, c: int):
@@ -33,64 +42,64 @@ def _card(game: ReferenceGame | None, c: int):
 
 
 def _skill(k: int) -> str | None:
-    return E.SKILL_KINDS[k] if 0 <= k < len(E.SKILL_KINDS) else None
+    return enums.SKILL_KINDS[k] if 0 <= k < len(enums.SKILL_KINDS) else None
 
 
 def _stack(game: ReferenceGame | None, k: int):
     """A stack of cards by name ("deck", a supply pile's name; its number without a game)."""
     if game is None:
         return k
-    return "deck" if k == E.STACK_DECK else game.pile_names[k]
+    return "deck" if k == enums.STACK_DECK else game.pile_names[k]
 
 
 def _victory(v: int) -> str:
-    return E.VICTORY_NAMES[v] if 0 <= v < len(E.VICTORY_NAMES) else f"victory#{v}"
+    return enums.VICTORY_NAMES[v] if 0 <= v < len(enums.VICTORY_NAMES) else f"victory#{v}"
 
 
 def event_fields(row: Sequence[int], game: ReferenceGame | None = None) -> dict:
     """The named fields of one event row ``(kind, player, a, b, c)`` (everything but "type", "round", "turn",
     "player"). Cards are named with a game (their ids without one); floors and positions count from 0."""
     kind, p, a, b, c = (int(x) for x in row)
-    if kind == E.EV_TOWER:
+    if kind == enums.EV_TOWER:
         name = (game.tower_list[b] if b >= 0 else "BOSS") if game is not None else b
         return {"position": a, "tower_card": name, "boss_side": game.boss_names[c] if game is not None else c}
-    if kind == E.EV_ROUND:
+    if kind == enums.EV_ROUND:
         return {"start": p, "deck": b}
-    if kind == E.EV_DEAL:
+    if kind == enums.EV_DEAL:
         return {"card": _card(game, a)}
-    if kind == E.EV_REDRAW:
+    if kind == enums.EV_REDRAW:
         return {"discarded": _card(game, a), "drawn": _card(game, b)}
-    if kind == E.EV_OFFER:
+    if kind == enums.EV_OFFER:
         return {"card": _card(game, a)}
-    if kind == E.EV_EXCHANGE:
+    if kind == enums.EV_EXCHANGE:
         return {"gets": [_card(game, a), _card(game, b)]}
-    if kind == E.EV_PLAY:
+    if kind == enums.EV_PLAY:
         return {"card": _card(game, a), "on": _card(game, b), "free": bool(c)}
-    if kind in (E.EV_SWORD, E.EV_SPARE):
+    if kind in (enums.EV_SWORD, enums.EV_SPARE):
         return {"floor": a, "side": SIDE_NAMES[b], "standing": c}
-    if kind == E.EV_BOSS_HIT:
+    if kind == enums.EV_BOSS_HIT:
         return {"damage": a, "hp": b}
-    if kind == E.EV_CLIMB:
+    if kind == enums.EV_CLIMB:
         return {"from": a, "to": b}
-    if kind == E.EV_BLOCKED:
+    if kind == enums.EV_BLOCKED:
         return {"hand": a}
-    if kind == E.EV_GOLD:
+    if kind == enums.EV_GOLD:
         return {"floor": a, "side": SIDE_NAMES[b], "gold": c}
-    if kind == E.EV_BONUS:
+    if kind == enums.EV_BONUS:
         return {"gold": a, "source": "skill" if b else "empty_hand"}
-    if kind == E.EV_BUY:
+    if kind == enums.EV_BUY:
         return {"level": a, "card": _card(game, b), "pile": _stack(game, c)}
-    if kind == E.EV_SHUFFLE:
+    if kind == enums.EV_SHUFFLE:
         return {"stack": _stack(game, a), "position": b, "card": _card(game, c)}
-    if kind == E.EV_REMOVE:
+    if kind == enums.EV_REMOVE:
         return {"card": _card(game, a)}
-    if kind == E.EV_SKILL:
+    if kind == enums.EV_SKILL:
         return {"position": a, "skill": _skill(b)}
-    if kind == E.EV_PLACE:
+    if kind == enums.EV_PLACE:
         return {"position": a, "tokens": b, "missing": c}
-    if kind == E.EV_RETURN:
+    if kind == enums.EV_RETURN:
         return {"position": a, "tokens": b}
-    if kind == E.EV_END:
+    if kind == enums.EV_END:
         return {"victory": _victory(a), "round": b, "boss_damage": c}
     return {}           # pass: the type says it all
 
@@ -98,7 +107,7 @@ def event_fields(row: Sequence[int], game: ReferenceGame | None = None) -> dict:
 def describe_event(row: Sequence[int], game: ReferenceGame | None = None) -> str:
     """One event decoded by name, e.g. ``sword(player=0, floor=4, side='left', standing=1)``."""
     kind = int(row[0])
-    name = E.EV_NAMES.get(kind, f"event#{kind}")
+    name = enums.EV_NAMES.get(kind, f"event#{kind}")
     fields = ", ".join(f"{k}={v!r}" for k, v in event_fields(row, game).items())
     return f"{name}(player={int(row[1])}{', ' if fields else ''}{fields})"
 
@@ -115,7 +124,7 @@ def snapshot_record(snap: Snapshot, game: ReferenceGame) -> dict:
         "top": _card(game, snap.top), "draw_pile": snap.draw_pile, "standing": [list(x) for x in snap.standing],
         "fallen": [list(x) for x in snap.fallen], "missing": [list(x) for x in snap.missing],
         "gold": snap.gold, "supply_tokens": snap.supply_tokens, "boss_damage": snap.boss_damage,
-        "skills": [E.SKILL_KINDS[k] for k in snap.skills], "deck": snap.deck_size,
+        "skills": [enums.SKILL_KINDS[k] for k in snap.skills], "deck": snap.deck_size,
     }
 
 
@@ -131,15 +140,15 @@ def records(game: ReferenceGame) -> Iterator[dict]:
     events = game.events
     for i, row in enumerate(events):
         kind, player = int(row[0]), int(row[1])
-        if kind == E.EV_ROUND:
+        if kind == enums.EV_ROUND:
             rnd = int(row[2])
         if kind in TURN_EVENTS:
             turn += 1
-        head = {"type": E.EV_NAMES[kind], "round": rnd, "turn": turn, "player": None if player < 0 else player}
-        if kind == E.EV_SHUFFLE:
+        head = {"type": enums.EV_NAMES[kind], "round": rnd, "turn": turn, "player": None if player < 0 else player}
+        if kind == enums.EV_SHUFFLE:
             if int(row[3]) == 0:        # a stack's first card: the record lists the whole stack
                 j = i
-                while j < len(events) and events[j][0] == E.EV_SHUFFLE and events[j][2] == row[2] and \
+                while j < len(events) and events[j][0] == enums.EV_SHUFFLE and events[j][2] == row[2] and \
                         events[j][3] == j - i:
                     j += 1
                 yield {**head, "stack": _stack(game, int(row[2])),
@@ -153,8 +162,7 @@ def records(game: ReferenceGame) -> Iterator[dict]:
 
 def narrate_jsonl(game: ReferenceGame) -> Iterator[str]:
     """The game as JSON lines: one object per line, no newline characters (schema in docs/trace.md)."""
-    for rec in records(game):
-        yield json.dumps(rec, separators=(",", ":"))
+    return json_lines(records(game))
 
 
 # --- English -------------------------------------------------------------------------------------------------------
@@ -184,12 +192,12 @@ def _play_line(game: ReferenceGame, row, effects: list) -> str:
     head = f"  {_who(p)} plays {game.card_names[a]}" + (f" on {game.card_names[b]}" if b >= 0 else "") + \
         (" (a free play: the free_play skill)" if c else "")
     parts = []
-    climbs = [e for e in effects if e[0] == E.EV_CLIMB]
-    kills = [e for e in effects if e[0] == E.EV_SWORD]
-    spares = [e for e in effects if e[0] == E.EV_SPARE]
-    hits = [e for e in effects if e[0] == E.EV_BOSS_HIT]
+    climbs = [e for e in effects if e[0] == enums.EV_CLIMB]
+    kills = [e for e in effects if e[0] == enums.EV_SWORD]
+    spares = [e for e in effects if e[0] == enums.EV_SPARE]
+    hits = [e for e in effects if e[0] == enums.EV_BOSS_HIT]
     climb_text = [f"climbs from {_floor(e[2])} to {_floor(e[3])}" for e in climbs]
-    if climbs and effects and effects[0][0] == E.EV_CLIMB:
+    if climbs and effects and effects[0][0] == enums.EV_CLIMB:
         parts += climb_text
     if hits:
         last = hits[-1]
@@ -205,7 +213,7 @@ def _play_line(game: ReferenceGame, row, effects: list) -> str:
     if spares:
         parts.append(f"{_plural(len(spares), 'sword')} spare{'s' if len(spares) == 1 else ''} a skeleton on "
                      f"{_floor(spares[0][2])} ({SIDE_NAMES[spares[0][3]]})")
-    if climbs and not (effects and effects[0][0] == E.EV_CLIMB):
+    if climbs and not (effects and effects[0][0] == enums.EV_CLIMB):
         parts += climb_text
     elif arrows and not climbs:
         parts.append("cannot climb higher")
@@ -214,48 +222,48 @@ def _play_line(game: ReferenceGame, row, effects: list) -> str:
 
 def _line(game: ReferenceGame, row, effects: list) -> str | None:
     kind, p, a, b, c = row
-    if kind == E.EV_TOWER:
+    if kind == enums.EV_TOWER:
         what = "the BOSS card, side " + game.boss_names[c] if b < 0 else f"tower card {game.tower_list[b]}"
         return f"Tower position {a + 1}{' (bottom)' if a == 0 else ''}: {what}"
-    if kind == E.EV_PLACE:
+    if kind == enums.EV_PLACE:
         short = f" ({_plural(c, 'skeleton')} drawn there still without a token)" if c else ""
         return f"  {_plural(b, 'skeleton token')} placed on {_place(game, a)}{short}"
-    if kind == E.EV_ROUND:
+    if kind == enums.EV_ROUND:
         return f"Round {a} ({_who(p)} starts): a deck of {_plural(b, 'card')}"
-    if kind == E.EV_REDRAW:
+    if kind == enums.EV_REDRAW:
         return f"  {_who(p)} redraws: discards {game.card_names[a]}, draws {game.card_names[b]}"
-    if kind == E.EV_OFFER:
+    if kind == enums.EV_OFFER:
         return f"  {_who(p)} offers an exchange: {game.card_names[a]} face down"
-    if kind == E.EV_EXCHANGE:
+    if kind == enums.EV_EXCHANGE:
         return f"  exchange: player 1 takes {game.card_names[a]}, player 2 takes {game.card_names[b]}"
-    if kind == E.EV_PLAY:
+    if kind == enums.EV_PLAY:
         return _play_line(game, row, effects)
     if kind in PLAY_EFFECTS:
         return None                      # told on the play's line
-    if kind == E.EV_PASS:
+    if kind == enums.EV_PASS:
         return f"  {_who(p)} passes (empty hand)"
-    if kind == E.EV_BLOCKED:
+    if kind == enums.EV_BLOCKED:
         return f"  {_who(p)} holds {_plural(a, 'card')} and cannot act: the round ends"
-    if kind == E.EV_GOLD:
+    if kind == enums.EV_GOLD:
         where = f"{_floor(a)} ({SIDE_NAMES[b]})"
         if c:
             return f"  {where}: {c} gold for the skeletons defeated"
         return f"  {where}: the group did not all fall; the fallen skeletons stand again, no gold"
-    if kind == E.EV_BONUS:
+    if kind == enums.EV_BONUS:
         return f"  {'bonus_gold skill' if b else 'both hands played out, empty-hand bonus'}: {a} gold"
-    if kind == E.EV_BUY:
+    if kind == enums.EV_BUY:
         return (f"  {_who(p)} buys {game.card_names[b]} (Level {a}, {'Y' if a == 3 else 'R'}, "
                 f"from {game.pile_names[c]})")
-    if kind == E.EV_REMOVE:
+    if kind == enums.EV_REMOVE:
         return f"  {_who(p)} removes {game.card_names[a]} from the game (U)"
-    if kind == E.EV_SKILL:
+    if kind == enums.EV_SKILL:
         if b < 0:
             return f"  {_place(game, a)} is cleared and flipped: its skill is already known"
-        return f"  {_place(game, a)} is cleared and flipped: the team gains the {E.SKILL_KINDS[b]} skill"
-    if kind == E.EV_RETURN:
+        return f"  {_place(game, a)} is cleared and flipped: the team gains the {enums.SKILL_KINDS[b]} skill"
+    if kind == enums.EV_RETURN:
         return f"  {_place(game, a)} is left behind: {_plural(b, 'skeleton token')} back to the supply"
-    if kind == E.EV_END:
-        if a == E.WIN_BOSS:
+    if kind == enums.EV_END:
+        if a == enums.WIN_BOSS:
             return f"The BOSS is defeated in round {b}: the team wins!"
         return f"The round limit is reached after round {b}: the team loses ({_victory(a)}, BOSS damage {c})."
     return f"  {describe_event(row, game)}"
@@ -263,7 +271,7 @@ def _line(game: ReferenceGame, row, effects: list) -> str | None:
 
 def _snapshot_line(snap: Snapshot, game: ReferenceGame) -> str:
     standing = ", ".join(f"{f + 1}: {lr[0]}/{lr[1]}" for f, lr in enumerate(snap.standing) if lr[0] or lr[1])
-    skills = ", ".join(E.SKILL_KINDS[k] for k in snap.skills) or "none"
+    skills = ", ".join(enums.SKILL_KINDS[k] for k in snap.skills) or "none"
     floors = ", ".join(f"{_who(p)} on {_floor(snap.floors[p])}" for p in range(2))
     return (f"  = {floors} (BOSS on {_floor(game.floor_count - 1)}); skeletons left/right by floor: "
             f"{standing or 'none'}; gold {snap.gold}; BOSS damage {snap.boss_damage}; skills {skills}; "
@@ -290,23 +298,23 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
     pending = None
     while i < len(events):
         row = events[i]
-        if row[0] == E.EV_SHUFFLE:
+        if row[0] == enums.EV_SHUFFLE:
             j = i
-            while j < len(events) and events[j][0] == E.EV_SHUFFLE and events[j][2] == row[2]:
+            while j < len(events) and events[j][0] == enums.EV_SHUFFLE and events[j][2] == row[2]:
                 j += 1
-            what = "the common deck, shuffled" if row[2] == E.STACK_DECK else f"supply pile {_stack(game, row[2])}"
+            what = "the common deck, shuffled" if row[2] == enums.STACK_DECK else f"supply pile {_stack(game, row[2])}"
             lines.append(f"  {what}, top first: {', '.join(game.card_names[e[4]] for e in events[i:j])}")
             i = j
             continue
-        if row[0] == E.EV_DEAL:
+        if row[0] == enums.EV_DEAL:
             j = i
-            while j < len(events) and events[j][0] == E.EV_DEAL and events[j][1] == row[1]:
+            while j < len(events) and events[j][0] == enums.EV_DEAL and events[j][1] == row[1]:
                 j += 1
             lines.append(f"  {_who(row[1])} is dealt {', '.join(game.card_names[e[2]] for e in events[i:j])}")
             i = j
             continue
         j = i + 1
-        while row[0] == E.EV_PLAY and j < len(events) and events[j][0] in PLAY_EFFECTS:
+        while row[0] == enums.EV_PLAY and j < len(events) and events[j][0] in PLAY_EFFECTS:
             j += 1
         line = _line(game, row, list(events[i + 1:j]))
         if line is not None:
@@ -314,28 +322,28 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
         i += 1
         if i in round_ends:
             pending = round_ends[i]
-        if pending is not None and (i == len(events) or events[i][0] != E.EV_BLOCKED):
+        if pending is not None and (i == len(events) or events[i][0] != enums.EV_BLOCKED):
             lines.append(_snapshot_line(pending, game))     # after the round's last turn (and its blocked player)
             pending = None
     return "\n".join(lines)
 
 
-# --- replay: the reference game, checked against the kernel --------------------------------------------------------
+# --- the reference game against the kernel's trace --------------------------------------------------------------------
 
-def kernel_outcome(s: np.ndarray, n_cards: int) -> dict:
+def kernel_outcome(state: np.ndarray, n_cards: int) -> dict:
     """The kernel's per-game outputs from its final state array, in the reference's names."""
-    from .layout import stream_at
+    from . import layout
 
-    sc = L.SC
     return {
-        "winner": int(s[sc + L.SC_WINNER]), "victory": int(s[sc + L.SC_VICTORY]), "turns": int(s[sc + L.SC_TURN]),
-        "rounds": int(s[sc + L.SC_ROUND]), "tower": int(s[sc + L.SC_TOWER_ID]),
-        "boss_side": int(s[sc + L.SC_BOSS_SIDE]),
-        "final": s[L.FINAL:L.FINAL + 2 * L.N_FINAL].reshape(2, L.N_FINAL),
-        "cards": s[L.CCNT:L.CCNT + n_cards * L.N_CC].reshape(n_cards, L.N_CC),
-        "skills": s[L.SKCNT:L.SKCNT + L.N_SKILLS * L.N_SK].reshape(L.N_SKILLS, L.N_SK),
-        "team": s[L.TEAM:L.TEAM + L.N_TEAM],
-        "draws": int(sum(s[int(stream_at(i)) + 1] for i in range(3))),
+        "winner": int(state[layout.WINNER]), "victory": int(state[layout.VICTORY]), "turns": int(state[layout.TURN]),
+        "rounds": int(state[layout.ROUND]),
+        "tower": int(state[layout.TOWER_LABEL]), "boss_side": int(state[layout.BOSS_SIDE]),
+        "final": state[layout.FINAL:layout.FINAL + 2 * layout.N_FINAL].reshape(2, layout.N_FINAL),
+        "cards": state[layout.CCNT:layout.CCNT + n_cards * layout.N_CC].reshape(n_cards, layout.N_CC),
+        "skills": state[layout.SKCNT:layout.SKCNT + layout.N_SKILLS * layout.N_SK].reshape(layout.N_SKILLS,
+                                                                                           layout.N_SK),
+        "team": state[layout.TEAM:layout.TEAM + layout.N_TEAM],
+        "draws": int(sum(state[int(layout.stream_at(i)) + 1] for i in range(3))),
     }
 
 
@@ -345,21 +353,14 @@ def reference_outcome(game: ReferenceGame) -> dict:
             "skills": game.skills, "team": game.team, "draws": game.draws}
 
 
-def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) -> str | None:
-    """Where a kernel trace (``kernel.trace_game``'s events and final state) departs from a reference game: the
-    first differing event, or the first differing final count; None when they agree."""
-    kernel_events = [tuple(int(x) for x in row) for row in events]
-    for i, (k, r) in enumerate(zip(kernel_events, game.events)):
-        if k != tuple(r):
-            return (f"event {i} differs: kernel {describe_event(k, game)}, "
-                    f"reference {describe_event(r, game)}")
-    if len(kernel_events) != len(game.events):
-        n = min(len(kernel_events), len(game.events))
-        extra = kernel_events[n:] or game.events[n:]
-        who = "kernel" if len(kernel_events) > n else "reference"
-        return (f"event counts differ: kernel {len(kernel_events)}, reference {len(game.events)}; "
-                f"event {n} only in the {who}: {describe_event(extra[0], game)}")
-    kernel = kernel_outcome(s, len(game.card_names))
+def kernel_disagreement(game: ReferenceGame, events: np.ndarray, state: np.ndarray) -> str | None:
+    """Where a kernel trace (``rules.trace_game``'s events and final state) departs from a reference game: the first
+    differing event (``driver.first_event_difference``), or the first differing final count; None when they
+    agree."""
+    problem = first_event_difference(events, game.events, lambda row: describe_event(row, game))
+    if problem:
+        return problem
+    kernel = kernel_outcome(state, len(game.card_names))
     for key, ref in reference_outcome(game).items():
         if not np.array_equal(np.asarray(kernel[key]), np.asarray(ref)):
             k, r = np.asarray(kernel[key]), np.asarray(ref)
@@ -367,18 +368,56 @@ def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) 
     return None
 
 
-def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
-    """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
-    against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
-    from . import compile_scenario
-    from .kernel import trace_game
+def replay_result(game: ReferenceGame, scenario) -> ReferenceGame:
+    """What ``driver.replay`` hands back: the reference game itself (it knows its scenario)."""
+    return game
 
-    seed = scenario.seed if seed is None else int(seed)
-    ref = play_scenario(scenario, seed=seed, game=game)
-    s0, f0, _, _ = compile_scenario(scenario)
-    kinds, params = scenario_lineup(scenario, game)
-    events, s = trace_game(s0, f0, kinds, params, seed, game)
-    problem = kernel_disagreement(ref, events, s)
-    if problem:
-        raise EngineDisagreement(scenario, seed, game, problem)
-    return ref
+
+# --- the tower drawn as text ---------------------------------------------------------------------------------------
+
+FIRST_GAME = ("001", "003", "006")
+
+
+def floors_of(c: ClimbingTowerComponents, tower: list[str], side: int) -> list[tuple[str, int, object, int]]:
+    """Every printed floor bottom to top: (card name, floor number from 1, the Floor, card index)."""
+    cards = [next(t for t in c.tower if t.name == n) for n in tower] + [c.boss[side]]
+    out, number, last = [], 0, None
+    for k, card in enumerate(cards):
+        for fl in card.floors:
+            if fl.colour != last:
+                number += 1
+            last = fl.colour
+            out.append((card.name if k < len(tower) else f"BOSS {card.name}", number, fl, k))
+    return out
+
+
+def draw_tower(c: ClimbingTowerComponents, r: ClimbingTowerRules, level: int | None = None) -> str:
+    """The tower as text (module docstring), or only tower card `level` (1 the bottom card, the BOSS card last)."""
+    tower = list(r.tower) if isinstance(r.tower, list) else list(FIRST_GAME[:r.tower_cards]) \
+        if r.tower_cards <= len(FIRST_GAME) else [t.name for t in c.tower[:r.tower_cards]]
+    sides = [0, 1] if r.boss_side == "random" else [0 if r.boss_side == "A" else 1]
+    if level is not None and not 1 <= level <= len(tower) + 1:
+        raise ValueError(f"no tower card {level} (allowed: 1 to {len(tower) + 1}, bottom to top, the BOSS last)")
+    blocks = []
+    for side in sides:
+        rows = floors_of(c, tower, side)
+        boss = c.boss[side]
+        top = rows[-1][1]
+        head = (f"; {'-'.join(tower)} / BOSS {boss.name}: {top} floors ({len(rows)} printed), "
+                f"{sum(f.left + f.right for _, _, f, _ in rows)} skeletons; the BOSS takes {boss.hp} sword hits"
+                f"{', all in one round' if boss.same_round else ''}"
+                f"{', only with both pawns on its floor' if boss.both_pawns else ''}")
+        lines = [head, f"{'card':<8} {'floor':>5}  {'colour':<8} {'left':<6} {'right'}"]
+        for name, number, fl, k in reversed(rows):
+            if level is not None and k != level - 1:
+                continue
+            joined = sum(1 for row in rows if row[1] == number) > 1
+            what = "BOSS" if number == top else ""
+            lines.append(f"{name:<8} {number:>5}{'*' if joined else ' '} {fl.colour:<8} {'S' * fl.left or '.':<6} "
+                         f"{'S' * fl.right or '.':<6} {what}".rstrip())
+        lines.append("; * a floor joined across two cards (same colour touching); S a skeleton; floors count from 1 "
+                     "at the bottom, where both pawns start")
+        blocks.append("\n".join(lines))
+    note = "" if isinstance(r.tower, list) else \
+        "; rules.tower is random: drawn here is the rulebook's first game, 001-003-006\n"
+    return note + "\n\n".join(blocks) + "\n"

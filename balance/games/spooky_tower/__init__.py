@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from .. import GameSpec, ParamSpec, StrategySpec, lazy
-from . import enums as E
-from .components import SpookyTowerComponents, SpookyTowerRules, compile_rules
+from . import enums
+from .components import SpookyTowerComponents, SpookyTowerRules
 
 STRATEGIES = {
     "random": StrategySpec(
@@ -39,11 +39,15 @@ STRATEGIES = {
 
 
 def compile_scenario(scenario):
-    """Kernel arrays for a validated scenario: (s0, f0, lineup kinds, lineup params)."""
+    """Kernel inputs for a validated scenario: (initial_state, initial_params, lineup kinds,
+    lineup params, seat rotation)."""
     import numpy as np
-    s0, f0 = compile_rules(scenario.components, scenario.rules, scenario.players, scenario.turn_cap)
+    from .compile import compile_rules
+    initial_state, initial_params = compile_rules(scenario.components, scenario.rules, scenario.players,
+                                                  scenario.turn_cap)
     kinds, params = scenario.strategy_lineup()
-    return s0, f0, np.ascontiguousarray(kinds, np.int64), np.ascontiguousarray(params, np.float64)
+    return (initial_state, initial_params, np.ascontiguousarray(kinds, np.int64),
+            np.ascontiguousarray(params, np.float64), bool(scenario.seat_rotation))
 
 
 def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
@@ -57,23 +61,23 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     """
     import numpy as np
     from ..kernel_common import chunk_arrays, counter_sums
-    from .kernel import simulate_nb
+    from .rules import simulate_nb
 
-    s0, f0, kinds, params = compiled
+    initial_state, initial_params, kinds, params, _rotate = compiled        # a run's chunks are seated by `rotate`
     p = kinds.shape[0]
     out = chunk_arrays(out, game0, n_games, lambda n: {
         "game": np.empty(n, np.int64),
         "winner": np.empty(n, np.int8), "victory": np.empty(n, np.int8),
         "turns": np.empty(n, np.int32), "rounds": np.empty(n, np.int32),
         "seat_strategy": np.empty((n, p), np.int8),
-        "final": np.empty((n, p, E.N_PL), np.int16),
-        "counters": np.empty((n, p, E.N_VALUES - 1, E.N_CNT), np.int16),
+        "final": np.empty((n, p, enums.N_PL), np.int16),
+        "counters": np.empty((n, p, enums.N_VALUES - 1, enums.N_CNT), np.int16),
         "draws": np.empty(n, np.int64),
     })
     n_blocks = max(1, n_blocks)
     rows, sums = counter_sums(out, n_blocks, "counters", rows=counter_rows)
     # the kernel writes the counters 4-d and sums them flat: the same memory, a row per game or a row per block
-    simulate_nb(s0, f0, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, n_blocks,
+    simulate_nb(initial_state, initial_params, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, n_blocks,
                 out["winner"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"], out["final"],
                 rows.reshape((-1,) + out["counters"].shape[1:]), out["draws"], rows, sums, bool(counter_rows))
     return out
@@ -116,9 +120,14 @@ def assumptions(scenario) -> list[tuple[str, str, str]]:
 
 
 _reference = lazy("balance.games.spooky_tower.reference", "play_scenario")
-_replay = lazy("balance.games.spooky_tower.narrate", "replay")
 _narrate_text = lazy("balance.games.spooky_tower.narrate", "narrate_text")
 _narrate_jsonl = lazy("balance.games.spooky_tower.narrate", "narrate_jsonl")
+
+
+def _replay(scenario, seed: int | None = None, game: int = 0):
+    """Game ``game`` of a scenario's run, played by the reference engine and checked against the kernel's trace."""
+    from ..driver import replay
+    return replay(__name__, scenario, seed, game)
 
 
 def remove_items(scenario) -> tuple[str, list[tuple[str, dict]]]:
@@ -132,11 +141,12 @@ def remove_items(scenario) -> tuple[str, list[tuple[str, dict]]]:
 
 
 SPEC = GameSpec(
-    name="spooky_tower", title="Spooky Tower", min_players=2, max_players=E.MAX_PLAYERS,
+    name="spooky_tower", title="Spooky Tower", min_players=2, max_players=enums.MAX_PLAYERS,
     list_keys={"components.buildings": "value"}, item_used_phrase="flipped value {}",
     components_model=SpookyTowerComponents, rules_model=SpookyTowerRules, strategies=STRATEGIES,
-    victory_names=E.VICTORY_NAMES, player_counter_names=E.PLAYER_COUNTER_NAMES, counter_names=E.COUNTER_NAMES,
-    item_name="value", item_labels=tuple(range(1, E.N_VALUES)), compile_scenario=compile_scenario,
+    victory_names=enums.VICTORY_NAMES, player_counter_names=enums.PLAYER_COUNTER_NAMES,
+    counter_names=enums.COUNTER_NAMES,
+    item_name="value", item_labels=tuple(range(1, enums.N_VALUES)), compile_scenario=compile_scenario,
     run_chunk=run_chunk, default_scenario=default_scenario, assumptions=assumptions, reference=_reference,
     replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl, remove_items=remove_items,
 )

@@ -1,4 +1,4 @@
-"""Spooky Tower components as validated settings, compiled to the arrays the kernel reads.
+"""Spooky Tower components as validated settings (``compile`` turns them into the arrays the kernel reads).
 
 Defaults are the public card list (``docs/sources/spooky_tower_components.md``). Every number is a setting: a designer
 who owns the real cards types them into the scenario's ``[components]`` table. Rule points the rulebook leaves open
@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from . import enums as E
+from . import enums
 
 Effect = Literal[
     "none", "ghost", "clue", "clock", "grimoire", "pet", "reroll", "fragment",
@@ -24,8 +24,8 @@ class _Strict(BaseModel):
 
 def _check_card(effects: list[str]) -> list[str]:
     n = len([x for x in effects if x != "none"])
-    if n > E.MAX_FX:
-        raise ValueError(f"a card with {n} effects (allowed: at most {E.MAX_FX} effects on a card)")
+    if n > enums.MAX_FX:
+        raise ValueError(f"a card with {n} effects (allowed: at most {enums.MAX_FX} effects on a card)")
     return effects
 
 
@@ -49,7 +49,7 @@ class Building(_Strict):
     @field_validator("photos")
     @classmethod
     def _photos(cls, v):
-        return _check_cards(v, E.MAX_PER_VALUE, "cards in a Building")
+        return _check_cards(v, enums.MAX_PER_VALUE, "cards in a Building")
 
     @field_validator("bonus")
     @classmethod
@@ -113,8 +113,8 @@ class SpookyTowerComponents(_Strict):
     @field_validator("clock_dial")
     @classmethod
     def _dial(cls, v):
-        allowed = f"(allowed: 1 to {E.MAX_DIAL} effects, none of them 'clock')"
-        if not 1 <= len(v) <= E.MAX_DIAL:
+        allowed = f"(allowed: 1 to {enums.MAX_DIAL} effects, none of them 'clock')"
+        if not 1 <= len(v) <= enums.MAX_DIAL:
             raise ValueError(f"a dial of {len(v)} steps {allowed}")
         if "clock" in v:
             raise ValueError(f"a dial step cannot move the clock again, it would never stop {allowed}")
@@ -123,16 +123,16 @@ class SpookyTowerComponents(_Strict):
     @field_validator("park_requirements")
     @classmethod
     def _park(cls, v):
-        if len(v) > E.MAX_PARK or any(r < 1 or r > 50 for r in v):
-            problem = (f"{len(v)} Park cards" if len(v) > E.MAX_PARK
+        if len(v) > enums.MAX_PARK or any(r < 1 or r > 50 for r in v):
+            problem = (f"{len(v)} Park cards" if len(v) > enums.MAX_PARK
                        else "a Park card needing fewer than 1 or more than 50 clues")
-            raise ValueError(f"{problem} (allowed: at most {E.MAX_PARK} Park cards, each needing 1 to 50 clues)")
+            raise ValueError(f"{problem} (allowed: at most {enums.MAX_PARK} Park cards, each needing 1 to 50 clues)")
         return v
 
     @field_validator("grimoire")
     @classmethod
     def _grimoire(cls, v):
-        return _check_cards(v, E.MAX_GRIMOIRE, "Grimoire cards")
+        return _check_cards(v, enums.MAX_GRIMOIRE, "Grimoire cards")
 
     @model_validator(mode="after")
     def _town_and_thresholds(self):
@@ -167,84 +167,3 @@ class SpookyTowerRules(_Strict):
                                     "reroll: the turn ends, the clock moves, or the reroll is forced.")
     extra_turns: Literal["one", "stack"] = Field(
         default="one", description="Several extra-turn effects in one turn give one extra turn, or one each.")
-
-
-def _codes(effects: list[str]) -> list[int]:
-    return [E.EFFECT_CODES[x] for x in effects if x != "none"]
-
-
-def public_features(components: SpookyTowerComponents) -> np.ndarray:
-    """Expected Photo effects per card of each value, float64[13, N_EFFECTS] (ghosts weighted by their worth).
-
-    This is what the Building side shows every player, so strategies may use it.
-    """
-    import numpy as np
-    from . import layout as L       # Numba's: loaded by what plays a game, never by a scenario's checks
-    feat = np.zeros((L.NV, E.N_EFFECTS), np.float64)
-    for b in components.buildings:
-        for photo in b.photos:
-            for x in photo:
-                feat[b.value, E.EFFECT_CODES[x]] += (b.ghost_worth if x == "ghost" else 1) / len(b.photos)
-    return feat
-
-
-def compile_rules(components: SpookyTowerComponents, rules: SpookyTowerRules, n_players: int,
-                  max_turns: int) -> tuple[np.ndarray, np.ndarray]:
-    """Compile validated settings into the kernel's flat arrays ``(s0, f0)`` (see ``layout``).
-
-    ``s0`` holds the rules region filled in and a zeroed state region; ``f0`` the public card statistics.
-    Cards get ids by value, then in the order listed, so the cards of one value are contiguous.
-    """
-    import numpy as np
-    from . import layout as L
-    from .strategies import fill_ghost_values_nb
-    s = np.zeros(L.BASE_SIZE, np.int64)
-    by_value = {b.value: b for b in components.buildings}
-    card = 0
-    for v in range(1, L.NV):
-        s[L.VALUE_FIRST + v] = card
-        b = by_value.get(v)
-        if b is None:
-            continue
-        s[L.VALUE_COUNT + v] = len(b.photos)
-        s[L.GHOST_WORTH + v] = b.ghost_worth
-        bonus = _codes(b.bonus)
-        s[L.BONUS_NFX + v] = len(bonus)
-        s[L.BONUS_FX + v * L.MAX_FX:L.BONUS_FX + v * L.MAX_FX + len(bonus)] = bonus
-        for code in bonus:
-            s[L.BONUS_COUNT + v * E.N_EFFECTS + code] += 1
-        for photo in b.photos:
-            codes = _codes(photo)
-            s[L.CARD_VALUE + card] = v
-            s[L.CARD_NFX + card] = len(codes)
-            s[L.CARD_FX + card * L.MAX_FX:L.CARD_FX + card * L.MAX_FX + len(codes)] = codes
-            card += 1
-    for g, effects in enumerate(components.grimoire):
-        codes = _codes(effects)
-        s[L.GRIM_NFX + g] = len(codes)
-        s[L.GRIM_FX + g * L.MAX_FX:L.GRIM_FX + g * L.MAX_FX + len(codes)] = codes
-    s[L.DIAL:L.DIAL + len(components.clock_dial)] = [E.EFFECT_CODES[x] for x in components.clock_dial]
-    s[L.PARK_REQ:L.PARK_REQ + len(components.park_requirements)] = components.park_requirements
-    prio = np.ones(E.N_EFFECTS, np.int64)
-    if rules.effect_order == "takes_first":
-        prio[[E.FX_TAKE_8MINUS, E.FX_TAKE_ANY]] = 0
-        prio[[E.FX_FLIP_8MINUS, E.FX_FLIP_9PLUS]] = 2
-    s[L.PRIORITY:L.PRIORITY + E.N_EFFECTS] = prio
-    opt = {
-        E.OPT_PETS: components.ghost_pets, E.OPT_FRAGMENTS: components.amulet_fragments,
-        E.OPT_GHOSTS_TO_WIN: components.ghosts_to_win, E.OPT_FRAGMENTS_TO_WIN: components.fragments_to_win,
-        E.OPT_EFFECT_ORDER: E.EFFECT_ORDER_NAMES.index(rules.effect_order),
-        E.OPT_FLIP_SCOPE: E.FLIP_SCOPE_NAMES.index(rules.flip_scope),
-        E.OPT_STUCK: E.STUCK_NAMES.index(rules.stuck_with_token),
-        E.OPT_EXTRA_TURNS: E.EXTRA_TURN_NAMES.index(rules.extra_turns),
-        E.OPT_MAX_TURNS: max_turns, E.OPT_GRIMOIRE_GHOST: components.grimoire_ghost_worth,
-        E.OPT_N_PLAYERS: n_players, E.OPT_N_GRIMOIRE: len(components.grimoire),
-        E.OPT_N_PARK: len(components.park_requirements), E.OPT_PARK_GHOSTS: components.park_ghosts,
-        E.OPT_N_DIAL: len(components.clock_dial),
-    }
-    for k, val in opt.items():
-        s[L.OPT + k] = val
-    f = np.zeros(L.F_SIZE, np.float64)
-    f[L.F_FEAT:L.F_FEAT + L.NV * E.N_EFFECTS] = public_features(components).ravel()
-    fill_ghost_values_nb(f)
-    return s, f

@@ -1,13 +1,14 @@
 """Flat memory layout of a Spooky Tower game for the kernel.
 
 A Numba call passes each array as seven machine words (and, with the runtime on, paid reference counting for it), so
-the kernel passes just two arrays: ``s`` (int64: the game state, the compiled rules and an optional trace) and ``f``
-(float64: strategy parameters and public card statistics). This module names every region; sizes are fixed maxima
-so the offsets are compile-time constants. Index helpers (``hand_n_at`` ...) keep the kernel readable.
+the kernel passes just two arrays: ``state`` (int64: the game state, the compiled rules and an optional trace) and
+``params`` (float64: strategy parameters and public card statistics). This module names every region; sizes are
+fixed maxima so the offsets are compile-time constants. Each shared scalar and rule option has its absolute index
+by name (``state[WINNER]``, ``state[N_PLAYERS]``); index helpers (``hand_n_at`` ...) keep the rest readable.
 
 Every index that is not a constant goes through a helper here, and the helpers return *unsigned* indices: Numba
-wraps a negative signed index around (``s[-1]`` is the last word), which costs a compare and a select on every access
-whose sign LLVM cannot prove; an unsigned index skips that. (Measured: the kernel ran about 1.2x faster.) Indices
+wraps a negative signed index around (``state[-1]`` is the last word), which costs a compare and a select on every
+access whose sign LLVM cannot prove; an unsigned index skips that. (Measured: the kernel ran about 1.2x faster.) Indices
 are never negative by construction; the test suite also runs games with ``NUMBA_BOUNDSCHECK=1``
 (``tests/core/test_kernel_build.py``), where a bad index raises instead of reading a wrong word.
 """
@@ -18,16 +19,16 @@ import numpy as np
 from ...core.index import rules_index
 from ...core.rng import STREAM_WORDS
 
-from . import enums as E
+from . import enums
 
-MAX_PLAYERS = E.MAX_PLAYERS
-NV = E.N_VALUES
-MAX_PER_VALUE = E.MAX_PER_VALUE     # cards of one Building value
+MAX_PLAYERS = enums.MAX_PLAYERS
+NV = enums.N_VALUES
+MAX_PER_VALUE = enums.MAX_PER_VALUE           # cards of one Building value
 MAX_CARDS = NV * MAX_PER_VALUE
-MAX_FX = E.MAX_FX                   # effects on one Photo, bonus or Grimoire card
-MAX_GRIMOIRE = E.MAX_GRIMOIRE
-MAX_DIAL = E.MAX_DIAL
-MAX_PARK = E.MAX_PARK
+MAX_FX = enums.MAX_FX                         # effects on one Photo, bonus or Grimoire card
+MAX_GRIMOIRE = enums.MAX_GRIMOIRE
+MAX_DIAL = enums.MAX_DIAL
+MAX_PARK = enums.MAX_PARK
 PEND_ROWS = MAX_PER_VALUE * MAX_FX + MAX_FX
 STACK_ROWS = 2 * MAX_CARDS * MAX_FX + MAX_GRIMOIRE * MAX_FX + 8
 N_PARAMS = 4
@@ -43,15 +44,15 @@ def _region(size: int) -> int:
 
 
 # --- game state ----------------------------------------------------------------------------------------------
-SC = _region(E.N_SC)                          # shared scalars, enums.SC_*
-PL = _region(MAX_PLAYERS * E.N_PL)            # per-player counters, enums.PL_*
+SC = _region(enums.N_SC)                      # shared scalars, enums.SC_*
+PL = _region(MAX_PLAYERS * enums.N_PL)        # per-player counters, enums.PL_*
 HAND_N = _region(MAX_PLAYERS * NV)            # cards held per (seat, value)
 TOWN_N = _region(NV)                          # cards left per Town stack
 TOWN = _region(NV * MAX_PER_VALUE)            # Town stacks; top = last
 HAND = _region(MAX_PLAYERS * NV * MAX_PER_VALUE)  # held cards in the order taken
 GRIM = _region(MAX_GRIMOIRE)                  # Grimoire order as dealt
-LOC = _region(MAX_CARDS)                      # where each card is (kernel.LOC_*)
-CNT = _region(MAX_PLAYERS * NV * E.N_CNT)     # per-game counters per (seat, value)
+LOC = _region(MAX_CARDS)                      # where each card is (rules.setup.LOC_*)
+CNT = _region(MAX_PLAYERS * NV * enums.N_CNT)  # per-game counters per (seat, value)
 LEGAL = _region(6 * 2)                        # legal (action, value) rows
 CAND = _region(NV)                            # candidates for a choice
 PEND = _region(PEND_ROWS * 3)                 # effects revealed together (effect, source, id)
@@ -62,7 +63,7 @@ DICE_SCRIPT = _region(256)                    # scripted dice for rule tests (us
 CHOICE_SCRIPT = _region(256)                  # scripted decisions for the "scripted" test strategy
 KINDS = _region(MAX_PLAYERS)                  # strategy kind per seat in this game (set before reset)
 # --- compiled rules (read only) --------------------------------------------------------------------------------
-OPT = _region(E.N_OPT)
+OPT = _region(enums.N_OPT)
 CARD_VALUE = _region(MAX_CARDS)
 CARD_NFX = _region(MAX_CARDS)
 CARD_FX = _region(MAX_CARDS * MAX_FX)
@@ -70,21 +71,52 @@ VALUE_FIRST = _region(NV)
 VALUE_COUNT = _region(NV)
 BONUS_NFX = _region(NV)
 BONUS_FX = _region(NV * MAX_FX)
-BONUS_COUNT = _region(NV * E.N_EFFECTS)        # how often each effect is among a value's bonuses
+BONUS_COUNT = _region(NV * enums.N_EFFECTS)   # how often each effect is among a value's bonuses
 GHOST_WORTH = _region(NV)
 GRIM_NFX = _region(MAX_GRIMOIRE)
 GRIM_FX = _region(MAX_GRIMOIRE * MAX_FX)
 DIAL = _region(MAX_DIAL)
 PARK_REQ = _region(MAX_PARK)
-PRIORITY = _region(E.N_EFFECTS)
-TRACE = _off                                  # trace rows (5 ints each) fill the rest of `s`
+PRIORITY = _region(enums.N_EFFECTS)
+TRACE = _off                                  # trace rows (5 ints each) fill the rest of `state`
 BASE_SIZE = _off
 
-# --- float array `f` -----------------------------------------------------------------------------------------------
+# --- float array `params` ------------------------------------------------------------------------------------------
 F_FEAT = 0                                    # expected Photo effects per card, [value, effect]
-F_PARAMS = NV * E.N_EFFECTS                   # strategy parameters per seat
+F_PARAMS = NV * enums.N_EFFECTS               # strategy parameters per seat
 F_GHOST = F_PARAMS + MAX_PLAYERS * N_PARAMS   # ghost value of one card per Building value (strategies.ghost_value_nb)
 F_SIZE = F_GHOST + NV
+
+# --- named words: each shared scalar (enums.SC_*) and rule option (enums.OPT_*) at its absolute index ------------
+CLOCK = SC + enums.SC_CLOCK                   # clock hand position, 0 = midnight
+GRIMOIRE_TOP = SC + enums.SC_GRIM_TOP         # index of the next Grimoire card to reveal
+PARK_TOP = SC + enums.SC_PARK_TOP             # index of the top Park card
+PETS_IN_CENTRE = SC + enums.SC_PETS_CENTER
+FRAGMENT_RESERVE = SC + enums.SC_FRAG_RESERVE
+TURN = SC + enums.SC_TURN                     # turns started, extra turns included
+ROUND = SC + enums.SC_ROUND                   # rounds started
+WINNER = SC + enums.SC_WINNER                 # -1 while the game runs
+VICTORY = SC + enums.SC_VICTORY
+EXTRA_TURNS_OWED = SC + enums.SC_EXTRA        # extra turns owed to the active player
+CLUES_GAINED = SC + enums.SC_CLUE_GAINED      # clues gained this turn
+EXTRA_TURNS_GAINED = SC + enums.SC_EXTRA_GAINED  # extra-turn effects resolved this turn
+ACTIVE_SEAT = SC + enums.SC_ACTIVE
+
+GHOST_PETS = OPT + enums.OPT_PETS             # Ghost Pets in the centre at the start
+AMULET_FRAGMENTS = OPT + enums.OPT_FRAGMENTS  # Amulet fragments in the reserve at the start
+GHOSTS_TO_WIN = OPT + enums.OPT_GHOSTS_TO_WIN
+FRAGMENTS_TO_WIN = OPT + enums.OPT_FRAGMENTS_TO_WIN
+EFFECT_ORDER = OPT + enums.OPT_EFFECT_ORDER   # enums.ORDER_*
+FLIP_SCOPE = OPT + enums.OPT_FLIP_SCOPE       # enums.SCOPE_*
+STUCK_WITH_TOKEN = OPT + enums.OPT_STUCK      # enums.STUCK_*
+EXTRA_TURNS = OPT + enums.OPT_EXTRA_TURNS     # enums.EXTRA_*
+MAX_TURNS = OPT + enums.OPT_MAX_TURNS         # the turn cap
+GRIMOIRE_GHOST_WORTH = OPT + enums.OPT_GRIMOIRE_GHOST
+N_PLAYERS = OPT + enums.OPT_N_PLAYERS
+N_GRIMOIRE_CARDS = OPT + enums.OPT_N_GRIMOIRE
+N_PARK_CARDS = OPT + enums.OPT_N_PARK
+PARK_GHOSTS = OPT + enums.OPT_PARK_GHOSTS     # ghosts on each Park card
+N_DIAL_STEPS = OPT + enums.OPT_N_DIAL
 
 M_STACK = MISC + 0
 M_TRACE = MISC + 1
@@ -97,7 +129,7 @@ M_CHOICE_I = MISC + 5
 
 @rules_index
 def pl_at(p, k):
-    return np.uint64(PL + p * E.N_PL + k)
+    return np.uint64(PL + p * enums.N_PL + k)
 
 
 @rules_index
@@ -117,7 +149,7 @@ def town_at(v, k):
 
 @rules_index
 def cnt_at(p, v, k):
-    return np.uint64(CNT + (p * NV + v) * E.N_CNT + k)
+    return np.uint64(CNT + (p * NV + v) * enums.N_CNT + k)
 
 
 @rules_index
@@ -127,7 +159,7 @@ def stream_at(i):
 
 @rules_index
 def feat_at(v, fx):
-    return np.uint64(F_FEAT + v * E.N_EFFECTS + fx)
+    return np.uint64(F_FEAT + v * enums.N_EFFECTS + fx)
 
 
 @rules_index

@@ -1,25 +1,24 @@
 """Narration of one Spooky Tower game: readable English, or JSON lines (schema in ``docs/trace.md``).
 
-The game told is a reference-engine game (:mod:`.reference`). :func:`replay` plays it and also has the kernel play
-the same seed, and refuses to narrate a game the two engines disagree on.
+The game told is a reference-engine game (:mod:`.reference`). ``driver.replay`` plays it and also has the kernel play
+the same seed, and refuses to narrate a game the two engines disagree on (:func:`kernel_disagreement`).
 """
 from __future__ import annotations
 
-import json
 from typing import Iterator, Sequence
 
 import numpy as np
 
-from .. import EngineDisagreement
+from ..driver import first_event_difference, json_lines
 from ..trace_header import header, header_lines
-from . import enums as E
-from .reference import CardBook, ReferenceGame, Snapshot, play_scenario, scenario_lineup
+from . import enums
+from .reference import CardBook, ReferenceGame, Snapshot
 
 KIND_NAMES = {0: "random", 1: "ghost_hunter", 2: "collector", 3: "clock_rusher", 9: "scripted"}
 
 
 def _fx(code: int) -> str:
-    return E.EFFECT_NAMES[code] if 0 <= code < E.N_EFFECTS else f"effect#{code}"
+    return enums.EFFECT_NAMES[code] if 0 <= code < enums.N_EFFECTS else f"effect#{code}"
 
 
 def _fx_list(codes: Sequence[int]) -> list[str]:
@@ -32,45 +31,45 @@ def event_fields(row: Sequence[int], book: CardBook | None = None) -> dict:
     With a :class:`CardBook`, reveal and Grimoire events also list the card's printed effects.
     """
     kind, _, a, b, c = (int(x) for x in row)
-    if kind == E.EV_TURN:
+    if kind == enums.EV_TURN:
         return {"round": b, "extra": bool(c)}
-    if kind in (E.EV_ROLL, E.EV_REROLL):
+    if kind in (enums.EV_ROLL, enums.EV_REROLL):
         return {"dice": [a, b]}
-    if kind == E.EV_TAKE:
+    if kind == enums.EV_TAKE:
         return {"value": a, "card": b, "by_effect": bool(c)}
-    if kind == E.EV_FLIP:
+    if kind == enums.EV_FLIP:
         return {"value": a, "cards": b, "by_effect": bool(c)}
-    if kind == E.EV_REVEAL:
+    if kind == enums.EV_REVEAL:
         out = {"card": a, "value": b}
         if book is not None:
             out["photo"] = _fx_list(book.photo[a])
         return out
-    if kind == E.EV_EFFECT:
-        return {"effect": _fx(a), "source": E.SOURCE_NAMES[b], "source_id": c}
-    if kind == E.EV_CLOCK:
+    if kind == enums.EV_EFFECT:
+        return {"effect": _fx(a), "source": enums.SOURCE_NAMES[b], "source_id": c}
+    if kind == enums.EV_CLOCK:
         return {"position": a, "dial_effect": _fx(b)}
-    if kind == E.EV_GRIMOIRE:
+    if kind == enums.EV_GRIMOIRE:
         out = {"card": a, "n_effects": b}
         if book is not None:
             out["effects"] = _fx_list(book.grimoire[a])
         return out
-    if kind == E.EV_GHOST:
+    if kind == enums.EV_GHOST:
         return {"captured": a}
-    if kind == E.EV_CLUE:
+    if kind == enums.EV_CLUE:
         return {"clues": a}
-    if kind == E.EV_PET:
+    if kind == enums.EV_PET:
         return {"victim": None if a < 0 else a}
-    if kind == E.EV_FRAGMENT:
+    if kind == enums.EV_FRAGMENT:
         return {"fragments": a}
-    if kind == E.EV_PARK:
+    if kind == enums.EV_PARK:
         return {"park_card": a, "requirement": b}
-    if kind == E.EV_LOST:
+    if kind == enums.EV_LOST:
         return {"effect": _fx(a)}
-    if kind == E.EV_STUCK:
+    if kind == enums.EV_STUCK:
         return {"clock_moves": bool(a)}
-    if kind == E.EV_WIN:
-        return {"victory": E.VICTORY_NAMES[a]}
-    if kind == E.EV_CAP:
+    if kind == enums.EV_WIN:
+        return {"victory": enums.VICTORY_NAMES[a]}
+    if kind == enums.EV_CAP:
         return {"turns": a}
     return {}          # token, extra_turn, park_skip: the type says it all
 
@@ -78,7 +77,7 @@ def event_fields(row: Sequence[int], book: CardBook | None = None) -> dict:
 def describe_event(row: Sequence[int], book: CardBook | None = None) -> str:
     """One event decoded by name, e.g. ``effect(player=1, effect='clock', source='photo', source_id=15)``."""
     kind = int(row[0])
-    name = E.EVENT_NAMES[kind] if 0 <= kind < len(E.EVENT_NAMES) else f"event#{kind}"
+    name = enums.EVENT_NAMES[kind] if 0 <= kind < len(enums.EVENT_NAMES) else f"event#{kind}"
     fields = ", ".join(f"{k}={v!r}" for k, v in event_fields(row, book).items())
     return f"{name}(player={int(row[1])}{', ' if fields else ''}{fields})"
 
@@ -104,20 +103,19 @@ def records(game: ReferenceGame) -> Iterator[dict]:
     turn = 0
     for row in game.events:
         kind, player = int(row[0]), int(row[1])
-        if kind in (E.EV_TURN, E.EV_CAP) and turn > 0:
+        if kind in (enums.EV_TURN, enums.EV_CAP) and turn > 0:
             yield snapshot_record(game.snapshots[turn - 1])
-        if kind == E.EV_TURN:
+        if kind == enums.EV_TURN:
             turn = int(row[2])
-        yield {"type": E.EVENT_NAMES[kind], "turn": turn, "player": None if player < 0 else player,
+        yield {"type": enums.EVENT_NAMES[kind], "turn": turn, "player": None if player < 0 else player,
                **event_fields(row, game.book)}
-    if turn > 0 and (not game.events or game.events[-1][0] != E.EV_CAP):
+    if turn > 0 and (not game.events or game.events[-1][0] != enums.EV_CAP):
         yield snapshot_record(game.snapshots[turn - 1])
 
 
 def narrate_jsonl(game: ReferenceGame) -> Iterator[str]:
     """The game as JSON lines: one object per line, no newline characters (schema in docs/trace.md)."""
-    for rec in records(game):
-        yield json.dumps(rec, separators=(",", ":"))
+    return json_lines(records(game))
 
 
 # --- English -------------------------------------------------------------------------------------------------------
@@ -133,13 +131,13 @@ def card_name(book: CardBook, card: int) -> str:
 
 
 def _source(book: CardBook, src: int, sid: int) -> str:
-    if src == E.SRC_BONUS:
+    if src == enums.SRC_BONUS:
         return f"Building {book.value[sid]} bonus"
-    if src == E.SRC_PHOTO:
+    if src == enums.SRC_PHOTO:
         return f"Photo of a Building {book.value[sid]} card ({', '.join(_fx_list(book.photo[sid])) or 'nothing'})"
-    if src == E.SRC_DIAL:
+    if src == enums.SRC_DIAL:
         return f"clock dial, step {sid}"
-    if src == E.SRC_GRIMOIRE:
+    if src == enums.SRC_GRIMOIRE:
         return f"Grimoire card ({', '.join(_fx_list(book.grimoire[sid])) or 'nothing'})"
     return "no legal action"
 
@@ -162,47 +160,47 @@ def _snapshot_line(snap: Snapshot, names: Sequence[str]) -> str:
 
 def _line(row, book: CardBook, names: Sequence[str]) -> str:
     kind, p, a, b, c = (int(x) for x in row)
-    if kind == E.EV_TURN:
+    if kind == enums.EV_TURN:
         return f"Turn {a} (round {b}{', extra turn' if c else ''}): {names[p]}"
-    if kind == E.EV_ROLL:
+    if kind == enums.EV_ROLL:
         return f"  rolls {a} and {b}"
-    if kind == E.EV_REROLL:
+    if kind == enums.EV_REROLL:
         return f"  turns the Reroll token down and rerolls: {a} and {b}"
-    if kind == E.EV_TAKE:
+    if kind == enums.EV_TAKE:
         return f"  takes a {card_name(book, b)}" + (" (by an effect)" if c else "")
-    if kind == E.EV_FLIP:
+    if kind == enums.EV_FLIP:
         return f"  flips {_plural(b, 'card')} of Building {a}" + (" (by an effect)" if c else "")
-    if kind == E.EV_REVEAL:
+    if kind == enums.EV_REVEAL:
         return f"    turns the {card_name(book, a)} Photo side up"
-    if kind == E.EV_EFFECT:
+    if kind == enums.EV_EFFECT:
         return f"  * {_fx(a)}, from the {_source(book, b, c)}"
-    if kind == E.EV_CLOCK:
+    if kind == enums.EV_CLOCK:
         return f"    the clock hand moves to {a}; the dial shows {_fx(b)}"
-    if kind == E.EV_GRIMOIRE:
+    if kind == enums.EV_GRIMOIRE:
         return f"    reveals a Grimoire card: {', '.join(_fx_list(book.grimoire[a])) or 'nothing'}"
-    if kind == E.EV_GHOST:
+    if kind == enums.EV_GHOST:
         return f"    captures {_plural(a, 'ghost')}"
-    if kind == E.EV_CLUE:
+    if kind == enums.EV_CLUE:
         return f"    gains a clue ({a} held)"
-    if kind == E.EV_PET:
+    if kind == enums.EV_PET:
         return "    takes a Ghost Pet from the centre" if a < 0 else f"    steals a Ghost Pet from {names[a]}"
-    if kind == E.EV_FRAGMENT:
+    if kind == enums.EV_FRAGMENT:
         return f"    takes an Amulet fragment ({a} held)"
-    if kind == E.EV_TOKEN:
+    if kind == enums.EV_TOKEN:
         return "    the Reroll token is available again"
-    if kind == E.EV_EXTRA:
+    if kind == enums.EV_EXTRA:
         return "    earns an extra turn"
-    if kind == E.EV_PARK:
+    if kind == enums.EV_PARK:
         return f"  goes to the Park: takes the top Park card (it needs {_plural(b, 'clue')})"
-    if kind == E.EV_PARK_SKIP:
+    if kind == enums.EV_PARK_SKIP:
         return "  gained clues but does not go to the Park"
-    if kind == E.EV_LOST:
+    if kind == enums.EV_LOST:
         return f"    the {_fx(a)} effect cannot be applied: lost"
-    if kind == E.EV_STUCK:
+    if kind == enums.EV_STUCK:
         return "  no legal action: the clock moves" if a else "  no legal action, keeps the token: turn passes"
-    if kind == E.EV_WIN:
-        return f"  {names[p]} WINS by {E.VICTORY_NAMES[a]}!"
-    if kind == E.EV_CAP:
+    if kind == enums.EV_WIN:
+        return f"  {names[p]} WINS by {enums.VICTORY_NAMES[a]}!"
+    if kind == enums.EV_CAP:
         return f"Turn cap reached after {a} turns: the game is unfinished."
     return f"  {describe_event(row, book)}"
 
@@ -216,62 +214,42 @@ def narrate_text(game: ReferenceGame, names: Sequence[str] | None = None) -> str
     lines = header_lines("Spooky Tower", next(records(game)), seats)
     turn = 0
     for row in game.events:
-        if row[0] in (E.EV_TURN, E.EV_CAP) and turn > 0:
+        if row[0] in (enums.EV_TURN, enums.EV_CAP) and turn > 0:
             lines.append(_snapshot_line(game.snapshots[turn - 1], names))
-        if row[0] == E.EV_TURN:
+        if row[0] == enums.EV_TURN:
             turn = row[2]
         lines.append(_line(row, game.book, names))
-    if turn > 0 and (not game.events or game.events[-1][0] != E.EV_CAP):
+    if turn > 0 and (not game.events or game.events[-1][0] != enums.EV_CAP):
         lines.append(_snapshot_line(game.snapshots[turn - 1], names))
     if game.winner >= 0:
-        lines.append(f"{names[game.winner]} won by {E.VICTORY_NAMES[game.victory]} after {game.turns} turns "
+        lines.append(f"{names[game.winner]} won by {enums.VICTORY_NAMES[game.victory]} after {game.turns} turns "
                      f"({game.rounds} rounds).")
     return "\n".join(lines)
 
 
-# --- replay: the reference game, checked against the kernel --------------------------------------------------------
+# --- replay: the reference game, checked against the kernel (driver.replay) ---------------------------------------
 
-def kernel_disagreement(game: ReferenceGame, events: np.ndarray, s: np.ndarray) -> str | None:
-    """Where a kernel trace (``kernel.trace_game``'s events and final state) departs from a reference game: the
+def kernel_disagreement(game: ReferenceGame, events: np.ndarray, state: np.ndarray) -> str | None:
+    """Where a kernel trace (``rules.trace_game``'s events and final state) departs from a reference game: the
     first differing event, or the first differing final count; None when they agree."""
     from .layout import CNT, PL, SC
 
-    kernel_events = [tuple(int(x) for x in row) for row in events]
-    for i, (k, r) in enumerate(zip(kernel_events, game.events)):
-        if k != tuple(r):
-            return (f"event {i} differs: kernel {describe_event(k, game.book)}, "
-                    f"reference {describe_event(r, game.book)}")
-    if len(kernel_events) != len(game.events):
-        n = min(len(kernel_events), len(game.events))
-        extra = kernel_events[n:] or game.events[n:]
-        who = "kernel" if len(kernel_events) > n else "reference"
-        return (f"event counts differ: kernel {len(kernel_events)}, reference {len(game.events)}; "
-                f"event {n} only in the {who}: {describe_event(extra[0], game.book)}")
+    problem = first_event_difference(events, game.events, lambda row: describe_event(row, game.book))
+    if problem:
+        return problem
     n = game.n_players
-    final = s[PL:PL + n * E.N_PL].reshape(n, E.N_PL)
+    final = state[PL:PL + n * enums.N_PL].reshape(n, enums.N_PL)
     if not np.array_equal(final, game.final):
         return f"final player counters differ: kernel {final.tolist()}, reference {game.final.tolist()}"
-    scalars = s[SC:SC + E.N_SC]
+    scalars = state[SC:SC + enums.N_SC]
     if not np.array_equal(scalars, game.scalars):
         return f"final shared scalars differ: kernel {scalars.tolist()}, reference {game.scalars.tolist()}"
-    counters = s[CNT:CNT + n * E.N_VALUES * E.N_CNT].reshape(n, E.N_VALUES, E.N_CNT)
+    counters = state[CNT:CNT + n * enums.N_VALUES * enums.N_CNT].reshape(n, enums.N_VALUES, enums.N_CNT)
     if not np.array_equal(counters, game.counters):
         return "final per-value counters differ"
     return None
 
 
-def replay(scenario, seed: int | None = None, game: int = 0) -> ReferenceGame:
-    """Game `game` of a scenario's run (its seed unless `seed` is given), played by the reference engine and checked
-    against the kernel's trace of the same game; raises EngineDisagreement if the two engines disagree."""
-    from . import compile_scenario
-    from .kernel import trace_game
-
-    seed = scenario.seed if seed is None else int(seed)
-    ref = play_scenario(scenario, seed=seed, game=game)
-    s0, f0, _, _ = compile_scenario(scenario)
-    kinds, params = scenario_lineup(scenario, game)
-    events, s = trace_game(s0, f0, kinds, params, seed, game)
-    problem = kernel_disagreement(ref, events, s)
-    if problem:
-        raise EngineDisagreement(scenario, seed, game, problem)
-    return ref
+def replay_result(game: ReferenceGame, scenario) -> ReferenceGame:
+    """What ``replay`` hands back: the reference game itself (it knows its scenario)."""
+    return game

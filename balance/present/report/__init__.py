@@ -13,7 +13,7 @@ import jinja2
 import pandas as pd
 
 from ...core.outputs import atomic_directory
-from ..plots import caption, save_png
+from ..figure import caption, save_png
 from ...core.text import file_name, is_number_column
 from ...stats.results import Results
 from .columns import ASSOCIATION, column_note

@@ -1,7 +1,7 @@
 """What each column of each table means, in one line: the tooltips and footnotes of ``index.html``.
 
-docs/metrics.md defines every column in full; this is the short form the report shows beside the numbers, and the
-section of docs/metrics.md each table links to. A counter group's columns ("taken/game", "ghosts/flipped", "win
+docs/metrics.md (a co-operative game's tables: docs/metrics_cooperative.md) defines every column in full; this is the
+short form the report shows beside the numbers, and the section of those docs that defines each table. A counter group's columns ("taken/game", "ghosts/flipped", "win
 flipped", ...) are named after the game's counters, so they are explained by pattern, with the names filled in.
 """
 from __future__ import annotations
