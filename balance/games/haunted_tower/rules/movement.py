@@ -17,24 +17,10 @@ from ..layout import (CAND, CHIT_FACEUP, CHIT_SQ, CLIMB_FROM_1, CLIMB_FROM_2, CL
                       LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD, MAX_PATH, MOVEMENT_POINTS, N_CANDIDATES, PATH, PATH_FROM,
                       PATH_LENGTH, POINTS_LEFT, SQ_CHIT, SQ_HERO, TRACE, at, cost, g_adj, g_door, g_nbr, g_outside,
                       held_at, hs_at, ht_at, icnt_at, it_at, next_step)
-from .pieces import (carry_nb, chit_count_nb, emit_nb, free_square_nb, held_in_slot_nb, illegal_nb, item_of_nb,
+from .pieces import (climb_table_nb, weapon_slots_nb, carry_nb, chit_count_nb, emit_nb, free_square_nb, held_in_slot_nb, illegal_nb, item_of_nb,
                      lay_chit_nb, lift_chit_nb, place_hero_nb, set_loc_nb, slot_of_nb, uncarry_nb)
 
 UNREACHABLE = 32767
-
-
-@rules_jit
-def climb_table_nb(state, p):
-    """Which of the board's climbing tables the hero moves under (Climbing to a New Level): 0 never up, 1 up from
-    Tower 1 only, 2 up from Tower 1 and 2, 3 up from Tower 2 only (a hero who went up, then lost chits, and finds
-    Tower 2 empty)."""
-    count = chit_count_nb(state, p)
-    left = LEVEL_HIDDEN if state[GATE_OPENS] == enums.GATE_REVEALED else LEVEL_CHITS    # what keeps a gate shut
-    up1 = count >= state[CLIMB_FROM_1] or state[at(left, 1)] == 0
-    up2 = count >= state[CLIMB_FROM_2] or state[at(left, 2)] == 0
-    if up1:
-        return 2 if up2 else 1
-    return 3 if up2 else 0
 
 
 @rules_jit
@@ -117,12 +103,6 @@ def encounter_candidates_nb(state, tables, p):
                 n += 1
     state[N_CANDIDATES] = n
     return n
-
-
-@rules_jit
-def weapon_slots_nb(state, p):
-    h = state[hs_at(p, HS_HERO)]
-    return 2 + (state[ht_at(h, HT_ABILITY_VALUE)] if state[ht_at(h, HT_ABILITY)] == enums.AB_EXTRA_WEAPON else 0)
 
 
 @rules_jit

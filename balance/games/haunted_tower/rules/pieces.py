@@ -12,7 +12,8 @@ from ....core.jit import rules_jit
 from ...kernel_common import emit_at_nb
 from ....core.rng import flat_below_nb
 from .. import enums
-from ..layout import (CHIT_COLOUR, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIND, CHIT_LOC, CHIT_ON, CHIT_OWNER,
+from ..layout import (CLIMB_FROM_1, CLIMB_FROM_2, GATE_OPENS, CHIT_COLOUR, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIND,
+                      CHIT_LOC, CHIT_ON, CHIT_OWNER,
                       CHIT_PLACER, CHIT_SQ, CHIT_USES, DICE_SCRIPT, ERROR, HS_BLUE, HS_HERO, HS_KEPT_BLUE,
                       HS_KEPT_PURPLE, HS_N_ITEMS, HS_PURPLE, HS_SQ, HS_STANDUPS, HT_ABILITY, HT_ABILITY_VALUE, IT_BANE,
                       IT_BANE_DAMAGE, IT_DAMAGE, IT_FLAGS, IT_SLOT, IT_USES, LEVEL_CHITS, LEVEL_HIDDEN, MAX_HELD,
@@ -299,3 +300,23 @@ def free_square_nb(state, q, p):
 
 
 MAX_ITEMS_CARRIED = MAX_HELD
+
+
+@rules_jit
+def climb_table_nb(state, p):
+    """Which of the board's climbing tables the hero moves under (Climbing to a New Level): 0 never up, 1 up from
+    Tower 1 only, 2 up from Tower 1 and 2, 3 up from Tower 2 only (a hero who went up, then lost chits, and finds
+    Tower 2 empty)."""
+    count = chit_count_nb(state, p)
+    left = LEVEL_HIDDEN if state[GATE_OPENS] == enums.GATE_REVEALED else LEVEL_CHITS    # what keeps a gate shut
+    up1 = count >= state[CLIMB_FROM_1] or state[at(left, 1)] == 0
+    up2 = count >= state[CLIMB_FROM_2] or state[at(left, 2)] == 0
+    if up1:
+        return 2 if up2 else 1
+    return 3 if up2 else 0
+
+
+@rules_jit
+def weapon_slots_nb(state, p):
+    h = state[hs_at(p, HS_HERO)]
+    return 2 + (state[ht_at(h, HT_ABILITY_VALUE)] if state[ht_at(h, HT_ABILITY)] == enums.AB_EXTRA_WEAPON else 0)

@@ -25,6 +25,7 @@ from ...kernel_common import next_scripted_nb
 from ....core.rng import flat_below_nb
 from .. import enums
 from . import heuristics
+from .view import known_content_nb, kth_free_square_nb, room_free_nb, unknown_bits_nb  # noqa: F401
 from ..layout import (CAND, CHIT_FACEUP, CHIT_HIDDEN, CHIT_INDEX, CHIT_KIND, CHIT_ON, CHIT_PLACER, CHOICE_SCRIPT,
                       CLIMB_TABLE, G_N, G_R, G_RMAX, HS_HAND_N, HS_KEPT_BLUE, HS_KEPT_PURPLE, HS_SQ, KINDS,
                       MOVEMENT_POINTS, M_CHOICE_I, M_CHOICE_N, N_CANDIDATES, ROOM_BLUE, ROOM_FULL, ROOM_PURPLE, SQ_CHIT,
@@ -50,22 +51,6 @@ def draw_nb(state, p, n):
     return flat_below_nb(state, stream_at(2 + p), n)
 
 
-@rules_jit_inline
-def known_content_nb(state, p, c):
-    """What seat p knows chit c holds: (content kind, index), or (-1, -1) when it does not know (face down and not a
-    blue chit it placed itself)."""
-    if state[at(CHIT_FACEUP, c)] == 1 or state[at(CHIT_PLACER, c)] == p:
-        return state[at(CHIT_KIND, c)], state[at(CHIT_INDEX, c)]
-    return -1, -1
-
-
-@rules_jit_inline
-def unknown_bits_nb(state, p, w):
-    """Word w of the bit set of the chits on the board or the floor whose content seat p does not know:
-    :func:`known_content_nb`'s test over the bit sets (face down, and not placed by seat p)."""
-    return state[at(CHIT_ON, w)] & state[at(CHIT_HIDDEN, w)] & ~state[placed_at(p, w)]
-
-
 @rules_jit
 def kind_of_nb(state, p):
     return state[at(KINDS, p)]
@@ -79,30 +64,6 @@ def heuristic_nb(state, p):
 
 
 # --- set-up ---------------------------------------------------------------------------------------------------------
-
-@rules_jit
-def room_free_nb(state, tables, r, blue):
-    """Squares of room r a chit may go on now: free placeable squares, and for a blue chit only while the room keeps
-    two empty squares for every blue chit with this one (0 otherwise)."""
-    free = g_room_elig(tables, r) - state[at(ROOM_FULL, r)]
-    if blue and g_room_size(tables, r) - state[at(ROOM_FULL, r)] - 1 < 2 * (state[at(ROOM_BLUE, r)] + 1):
-        return 0
-    return max(0, free)
-
-
-@rules_jit
-def kth_free_square_nb(state, tables, r, k):
-    """The k-th (0-based) free placeable square of room r, in the room's square order."""
-    for j in range(tables[G_RMAX]):
-        q = g_room_sq(tables, r, j)
-        if q < 0:
-            break
-        if g_placeable(tables, q) == 1 and state[at(SQ_CHIT, q)] < 0:
-            if k == 0:
-                return q
-            k -= 1
-    return -1
-
 
 @rules_jit
 def uniform_square_nb(state, tables, p, blue, level):

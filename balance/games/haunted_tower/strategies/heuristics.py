@@ -33,7 +33,7 @@ and trade in, and where they place their chits:
   most to the victim to the square the victim reaches at the highest cost (unreachable best), the rust monster eats
   its most valuable metal item.
 
-Information: a chit's content is read only through ``strategies.known_content_nb`` (face up, or a blue chit this seat
+Information: a chit's content is read only through ``view.known_content_nb`` (face up, or a blue chit this seat
 placed); a carried item is face up. The Specter's chit is purple-backed: its colour code is never read apart from
 "blue or not". Nothing here allocates or draws a random number: heuristic play is deterministic, ties going to the
 first candidate (lowest chit id, first room, first square in the kernel's order).
@@ -46,15 +46,14 @@ from __future__ import annotations
 
 from ....core.jit import rules_jit
 from .. import enums
-from ..rules import movement
-from .. import strategies
+from . import view
 from . import targets
 from . import valuation
 from ..layout import (CAND, CHIT_LOC, CHIT_SQ, CLIMB_FROM_2, CLIMB_TABLE, G_R, HS_HAND_N, HS_HP, HS_KEPT_BLUE,
                       HS_KEPT_PURPLE, HS_MAXHP, HS_SQ, IT_HEAL, IT_USES, KINDS, MOVEMENT_POINTS, N_CANDIDATES,
                       ROOM_PURPLE, SLOWED, SPECTER_MONSTER, at, cost, g_door, g_level, g_room_far, g_room_level,
                       g_room_near, hand_at, hs_at, it_at, opt_at, param_at)
-from ..rules.pieces import chit_count_nb
+from ..rules.pieces import chit_count_nb, climb_table_nb
 
 
 @rules_jit
@@ -101,7 +100,7 @@ def encounter_nb(state, params, tables, costs, p):
             break
     if first < 0:
         return -1
-    target, wanted = targets.best_target_nb(state, params, tables, costs, p, here, movement.climb_table_nb(state, p))
+    target, wanted = targets.best_target_nb(state, params, tables, costs, p, here, climb_table_nb(state, p))
     if wanted or target < 0:
         return -1
     for i in range(n):
@@ -131,8 +130,8 @@ def place_blue_nb(state, params, tables, costs, p):
     near = kind == valuation.HUNTER or valuation.known_item_nb(state, p, state[hand_at(p, pick)]) >= 0
     for k in range(tables[G_R]):
         r = g_room_near(tables, k) if near else g_room_far(tables, k)
-        if strategies.room_free_nb(state, tables, r, True) != 0:
-            return pick, strategies.kth_free_square_nb(state, tables, r, 0)
+        if view.room_free_nb(state, tables, r, True) != 0:
+            return pick, view.kth_free_square_nb(state, tables, r, 0)
     return pick, -1
 
 
@@ -145,8 +144,8 @@ def place_purple_nb(state, params, tables, costs, p, level):
     for k in range(tables[G_R]):
         r = g_room_near(tables, k) if near else g_room_far(tables, k)
         if g_room_level(tables, r) == level and state[at(ROOM_PURPLE, r)] == 0 \
-                and strategies.room_free_nb(state, tables, r, False) != 0:
-            return strategies.kth_free_square_nb(state, tables, r, 0)
+                and view.room_free_nb(state, tables, r, False) != 0:
+            return view.kth_free_square_nb(state, tables, r, 0)
     return -1
 
 
@@ -294,7 +293,7 @@ def steal_item_nb(state, params, tables, who, victim):
 def steal_square_nb(state, params, tables, costs, who, victim):
     """... to the candidate square the victim reaches at the highest cost under its own climbing table (one it
     cannot reach at all first; the first on a tie)."""
-    t = movement.climb_table_nb(state, victim)
+    t = climb_table_nb(state, victim)
     here = state[hs_at(victim, HS_SQ)]
     best = 0
     best_cost = -1

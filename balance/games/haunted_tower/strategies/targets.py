@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ....core.jit import rules_jit, rules_jit_flat, rules_jit_inline
 from .. import enums
-from .. import strategies
+from . import view
 from . import valuation
 from ..layout import (CHIT_BLUE, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_SQ, G_A, G_D, G_E, G_N, NEXT_STEP, N_CHITS,
                       N_LEVELS, SQ_CHIT, SQ_HERO, at, cost, g_adj, g_door, g_entry, g_level, g_nbr, g_nbr_cost,
@@ -155,7 +155,7 @@ def best_target_nb(state, params, tables, costs, p, here, t):
     for w in range(n_words):
         on = state[at(CHIT_ON, w)]              # the chits on the board or the floor
         found = scan_chits_nb(state, params, tables, costs, p, here, t, level_here, slots, w,
-                              on & ~strategies.unknown_bits_nb(state, p, w), 0, 0.0, 0, found)
+                              on & ~view.unknown_bits_nb(state, p, w), 0, 0.0, 0, found)
     for j in range(N_LEVELS):
         level = level_here + j              # the hero's level first, then the next ones up (round to Tower 1)
         if level > N_LEVELS:
@@ -166,7 +166,7 @@ def best_target_nb(state, params, tables, costs, p, here, t):
         v_blue = valuation.level_value_nb(state, params, p, level, True, level_here, blue_v, True)
         v_purple = valuation.level_value_nb(state, params, p, level, False, level_here, purple_v, True)
         for w in range(n_words):
-            unknown = strategies.unknown_bits_nb(state, p, w) & state[level_bits_at(level, w)]
+            unknown = view.unknown_bits_nb(state, p, w) & state[level_bits_at(level, w)]
             blue = state[at(CHIT_BLUE, w)]
             found = scan_chits_nb(state, params, tables, costs, p, here, t, level_here, slots, w,
                                   unknown & blue, 1, v_blue, bound, found)

@@ -1,21 +1,20 @@
 """What a chit, an item and an attack are worth to The Haunted Tower's heuristics (``heuristics.py``): what the seat
 knows of a chit, item worth and a hero's slots, the combat arithmetic, and a chit's value as a target, with the
 constants and parameter slots the heuristics share. ``targets.py`` searches the board with these values;
-``heuristics.py`` makes the decisions. Every function reads the seat's view only (``strategies.known_content_nb``).
+``heuristics.py`` makes the decisions. Every function reads the seat's view only (``view.known_content_nb``).
 """
 from __future__ import annotations
 
 from ....core.jit import rules_jit, rules_jit_flat, rules_jit_inline
 from .. import enums
-from ..rules import movement
-from .. import strategies
+from . import view
 from ..layout import (CHIT_BLUE, CHIT_COLOUR, CHIT_FACEUP, CHIT_ON, CHIT_SQ, HS_ATTACK, HS_DRAINS, HS_HERO, HS_HP,
                       HS_N_ITEMS, HT_ABILITY, HT_AC, IT_AC, IT_ATTACK, IT_BANE, IT_DAMAGE, IT_FLAGS, IT_HEAL, IT_SLOT,
                       IT_USABLE, IT_USES, KINDS, MAX_HELD, MT_AC, MT_ATTACK, MT_UNDEAD, N_CHITS, N_HEROES, N_ITEMS,
                       N_SLOTS, POINTS_BLUE, POINTS_PURPLE, SLOTS_OK, SPECTER_MONSTER, at, g_level, held_at, hs_at,
                       ht_at, it_at, mt_at, param_at, slots_at, worth_at)
 from ...kernel_common import lowest_bit_nb
-from ..rules.pieces import ability_nb, counts_nb, hit_damage_nb, may_damage_with_nb
+from ..rules.pieces import ability_nb, counts_nb, hit_damage_nb, may_damage_with_nb, weapon_slots_nb
 
 
 LOOTER = 1
@@ -59,14 +58,14 @@ MAGICAL_WORTH = 1.5         # worth of a magical weapon's magic to a hero withou
 @rules_jit_inline
 def known_item_nb(state, p, c):
     """Item index of chit c when seat p knows it is an item, else -1."""
-    kind, index = strategies.known_content_nb(state, p, c)
+    kind, index = view.known_content_nb(state, p, c)
     return index if kind == enums.CONTENT_ITEM else -1
 
 
 @rules_jit_inline
 def known_monster_nb(state, p, c):
     """Monster index of chit c when seat p knows it is a monster, else -1."""
-    kind, index = strategies.known_content_nb(state, p, c)
+    kind, index = view.known_content_nb(state, p, c)
     return index if kind == enums.CONTENT_MONSTER else -1
 
 
@@ -182,7 +181,7 @@ def slots_fill_nb(state, params, p):
     if n >= MAX_HELD:
         out = (0.0, 0.0, 0.0, 0.0, -1.0, -1.0, -1.0, -1.0)
     else:
-        r0, r1, r2 = 1 - c0, movement.weapon_slots_nb(state, p) - c1, 1 - c2
+        r0, r1, r2 = 1 - c0, weapon_slots_nb(state, p) - c1, 1 - c2
         out = (float(r0), float(r1), float(r2), 1.0, w0 if r0 <= 0 and c0 > 0 else -1.0,
                w1 if r1 <= 0 and c1 > 0 else -1.0, w2 if r2 <= 0 and c2 > 0 else -1.0, -1.0)
     for k in range(N_SLOTS):
@@ -301,7 +300,7 @@ def base_value_nb(state, params, p, c, slots):
     kind = state[at(KINDS, p)]
     hp = state[hs_at(p, HS_HP)]
     flee = params[param_at(p, P_FLEE_HP)]
-    ck, ci = strategies.known_content_nb(state, p, c)
+    ck, ci = view.known_content_nb(state, p, c)
     if ck == enums.CONTENT_ITEM:
         gain = take_gain_nb(state, params, p, c, ci, slots)
         if gain <= 0.0:
@@ -372,7 +371,7 @@ def level_value_nb(state, params, p, level, blue, level_here, v, unknown):
 def chit_value_nb(state, params, tables, p, c, level_here, slots):
     """:func:`base_value_nb` with the rusher's bonuses (:func:`rusher_bonus_nb`)."""
     return rusher_bonus_nb(state, params, tables, p, c, level_here, base_value_nb(state, params, p, c, slots),
-                           strategies.known_content_nb(state, p, c)[0] < 0)
+                           view.known_content_nb(state, p, c)[0] < 0)
 
 
 @rules_jit
@@ -386,7 +385,7 @@ def has_other_target_nb(state, params, p):
     purple_wanted = unknown_value_nb(state, params, p, False) > NOT_WANTED
     for w in range((state[N_CHITS] + 63) >> 6):
         on = state[at(CHIT_ON, w)]              # the chits on the board or the floor
-        unknown = strategies.unknown_bits_nb(state, p, w)
+        unknown = view.unknown_bits_nb(state, p, w)
         blue = state[at(CHIT_BLUE, w)]
         if (blue_wanted and (unknown & blue) != 0) or (purple_wanted and (unknown & ~blue) != 0):
             return True
