@@ -93,7 +93,8 @@ def main() -> None:
         set_threads(1)
         print(f"compiling {sc.game} ...", file=sys.stderr, flush=True)
         out = play_chunk(spec, compiled, sc, 0, args.games, 1)
-        kernel = sys.modules[spec.run_chunk.__module__ + ".kernel"].simulate_nb
+        package = spec.run_chunk.__module__
+        kernel = (sys.modules.get(package + ".rules") or sys.modules[package + ".kernel"]).simulate_nb
         syms = symbols(kernel)
         ends = [a for a, _ in syms[1:]] + [syms[-1][0] + 0x10000]
         with open(f"/tmp/perf-{os.getpid()}.map", "w") as fh:

@@ -61,10 +61,12 @@ def spooky_compiled():
 # the long ones first keeps one worker from finishing a long file alone at the end (longest processing time first).
 # Paths are relative to tests/.
 LONGEST_FIRST = (
-    "test_differential_haunted_options.py", "test_differential_haunted.py", "games/climbing_tower/test_differential.py",
-    "run/test_executor.py", "core/test_numba_patches.py", "games/spooky_tower/test_differential.py", "cli/test_cli.py", "test_invariants_haunted.py",
-    "test_strategies_haunted.py", "test_rules_haunted_combat.py", "core/test_kernel_build.py", "present/test_notebook.py",
-    "present/test_report.py", "games/climbing_tower/test_rules.py", "games/climbing_tower/test_invariants.py", "cli/test_ci_workflow.py",
+    "games/haunted_tower/test_differential_options.py", "games/haunted_tower/test_differential.py",
+    "games/climbing_tower/test_differential.py", "run/test_executor.py", "core/test_numba_patches.py",
+    "games/spooky_tower/test_differential.py", "cli/test_cli.py", "games/haunted_tower/test_invariants.py",
+    "games/haunted_tower/test_strategies.py", "games/haunted_tower/test_rules_combat.py", "core/test_kernel_build.py",
+    "present/test_notebook.py", "present/test_report.py", "games/climbing_tower/test_rules.py",
+    "games/climbing_tower/test_invariants.py", "cli/test_ci_workflow.py",
     "cli/test_bench.py", "analysis/test_studies.py",
 )
 

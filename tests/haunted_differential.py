@@ -1,11 +1,11 @@
 """The machinery of the differential tests for The Haunted Tower: the Numba kernel against the readable reference
-engine (``balance/games/haunted_tower/reference.py``), event for event, on thousands of games.
+engine (``balance/games/haunted_tower/reference/``), event for event, on thousands of games.
 
-Shared by ``test_differential_haunted.py`` (every strategy at every table size, mixed tables, the batch kernel,
-scripted games, the reference's view and snapshots) and ``test_differential_haunted_options.py`` (every rule option
-at a non-default value, hero and seat rotation, the stress variants and the rare branches they reach). The cases
-are one list (``CASES``) split in two files so that the test runner's two workers share them; a case's seed is its
-place in the list, so the split changes no game.
+Shared by ``games/haunted_tower/test_differential.py`` (every strategy at every table size, mixed tables, the batch
+kernel, scripted games, the reference's view and snapshots) and ``games/haunted_tower/test_differential_options.py``
+(every rule option at a non-default value, hero and seat rotation, the stress variants and the rare branches they
+reach). The cases are one list (``CASES``) split in two files so that the test runner's two workers share them; a case's
+seed is its place in the list, so the split changes no game.
 
 Every case plays the same (scenario, seed, game) in both engines and asserts identical event lists and identical
 outcomes (winner, win mask, victory, turns, rounds, the per-seat final counts, the per-(seat, monster) and
@@ -20,7 +20,7 @@ import numpy as np
 
 from balance.games.haunted_tower import STRATEGIES, compile_scenario
 from balance.games.haunted_tower import enums as E
-from balance.games.haunted_tower import kernel as K
+from balance.games.haunted_tower import rules as K
 from balance.games.haunted_tower import layout as L
 from balance.games.haunted_tower.components import hero_list, monster_table
 from balance.games.haunted_tower.reference import play_scenario

@@ -16,7 +16,7 @@ from balance.games.haunted_tower import enums as E
 from balance.games.haunted_tower import layout as L
 from balance.games.haunted_tower import strategies as S
 from balance.games.haunted_tower.reference import Table as ReferenceTable
-from balance.games.haunted_tower.reference_combat import GameEnds
+from balance.games.haunted_tower.reference import GameEnds
 from haunted_table import SENTINEL
 
 HERO_COUNTS = {"standups": L.HS_STANDUPS, "kills": L.HS_KILLS, "bane_kills": L.HS_BANE_KILLS,

@@ -1,12 +1,12 @@
 """The rule-test table for The Haunted Tower: one game set up by hand, every seat playing the "scripted" strategy.
 
-Shared by ``test_rules_haunted.py`` and ``test_rules_haunted_combat.py``. :class:`Table` compiles a scenario (the
-same ``balance.load_scenario`` + ``compile_scenario`` path every run takes, so ``rules``, ``components`` and
-``turn_cap`` are checked as in a scenario file), resets one game with a trace region and, unless ``deal=True``,
-clears the table: every blue chit dealt at set-up is set aside and no chit lies on the board. Tests then lay chits
-by content (``put``), give heroes items and kept monster chits, set hit points, "-1" chits and squares, and play one
-turn (``turn``), one fight (``fight``), the set-up placements (``place_chits``) or the rounds (``rounds``), each with
-scripted dice and scripted decisions.
+Shared by ``games/haunted_tower/test_rules.py`` and ``games/haunted_tower/test_rules_combat.py``. :class:`Table`
+compiles a scenario (the same ``balance.load_scenario`` + ``compile_scenario`` path every run takes, so ``rules``,
+``components`` and ``turn_cap`` are checked as in a scenario file), resets one game with a trace region and, unless
+``deal=True``, clears the table: every blue chit dealt at set-up is set aside and no chit lies on the board. Tests then
+lay chits by content (``put``), give heroes items and kept monster chits, set hit points, "-1" chits and squares, and
+play one turn (``turn``), one fight (``fight``), the set-up placements (``place_chits``) or the rounds (``rounds``),
+each with scripted dice and scripted decisions.
 
 Scripts are strict: every die of the step must be scripted (the dice stream must not move) and every decision
 scripted and used (a sentinel after the script makes one decision more stop the game as illegal, and the count of
@@ -27,14 +27,14 @@ import numpy as np
 import balance
 from balance.games.haunted_tower import board as B
 from balance.games.haunted_tower import board_of, compile_scenario
-from balance.games.haunted_tower import combat as C
+from balance.games.haunted_tower.rules import combat as C
 from balance.games.haunted_tower import enums as E
-from balance.games.haunted_tower import kernel as K
+from balance.games.haunted_tower import rules as K
 from balance.games.haunted_tower import layout as L
-from balance.games.haunted_tower import pieces as P
-from balance.games.haunted_tower import setup as SU
+from balance.games.haunted_tower.rules import pieces as P
+from balance.games.haunted_tower.rules import setup as SU
 from balance.games.haunted_tower import strategies as S
-from balance.games.haunted_tower.arrays import chit_contents
+from balance.games.haunted_tower.compile import chit_contents
 
 SENTINEL = 7777                      # after the scripted decisions: one decision more is an illegal answer
 FREE_CLIMB = 2                       # board.dist table with climbing allowed everywhere

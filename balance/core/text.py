@@ -61,3 +61,28 @@ def text_table(df, indent: str = "  ") -> str:
     for i in range(len(df)):
         lines.append(indent + "  ".join(j(vals[i], w) for j, vals, w in zip(just, cells, widths)))
     return "\n".join(lines)
+
+
+def markdown_table(df) -> list[str]:
+    """A DataFrame of strings as the lines of a Markdown table ("|" in a cell escaped)."""
+    cell = lambda v: str(v).replace("|", "\\|")      # noqa: E731
+    out = ["| " + " | ".join(map(cell, df.columns)) + " |", "|" + " --- |" * len(df.columns)]
+    return out + ["| " + " | ".join(map(cell, row)) + " |" for row in df.itertuples(index=False)]
+
+
+def findings_first(heading: str, findings, sections, tail=()) -> str:
+    """A study's result as text for a terminal: its heading, its findings numbered, then each (title, table) section
+    and any closing lines."""
+    lines = [heading, "", "Findings"] + [f"  {i}. {x}" for i, x in enumerate(findings, 1)]
+    for title, df in sections:
+        lines += ["", title, text_table(df)]
+    return "\n".join(lines + list(tail))
+
+
+def findings_first_markdown(title: str, heading: str, findings, sections) -> str:
+    """The same as Markdown: a level-2 title, the heading, the findings numbered, a level-3 heading a section."""
+    lines = [f"## {title}", "", heading, "", "### Findings", ""]
+    lines += [f"{i}. {x}" for i, x in enumerate(findings, 1)]
+    for name, df in sections:
+        lines += ["", f"### {name}", ""] + markdown_table(df)
+    return "\n".join(lines) + "\n"

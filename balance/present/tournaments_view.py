@@ -6,7 +6,7 @@ import pandas as pd
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
-from ..core.text import text_table
+from ..core.text import findings_first, findings_first_markdown
 
 
 def pct(x: float) -> str:
@@ -61,19 +61,11 @@ def sections(t) -> list[tuple[str, pd.DataFrame]]:
 
 
 def summary(t) -> str:
-    lines = [heading(t), "", "Findings"] + [f"  {i}. {x}" for i, x in enumerate(t.findings["text"], 1)]
-    for title, df in sections(t):
-        lines += ["", title, text_table(df)]
-    return "\n".join(lines)
+    return findings_first(heading(t), t.findings["text"], sections(t))
 
 
 def markdown(t) -> str:
-    from ..analysis.checks.text import _md_table
-    lines = [f"## Tournament: {t.meta['scenario']}", "", heading(t), "", "### Findings", ""]
-    lines += [f"{i}. {x}" for i, x in enumerate(t.findings["text"], 1)]
-    for title, df in sections(t):
-        lines += ["", f"### {title}", ""] + _md_table(df)
-    return "\n".join(lines) + "\n"
+    return findings_first_markdown(f"Tournament: {t.meta['scenario']}", heading(t), t.findings["text"], sections(t))
 
 
 class TournamentPlots:

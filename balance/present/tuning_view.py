@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..core.text import text_table
+from ..core.text import findings_first, findings_first_markdown
 
 
 def _pct(x: float) -> str:
@@ -62,21 +62,13 @@ def sections(t) -> list[tuple[str, pd.DataFrame]]:
 
 
 def summary(t) -> str:
-    lines = [heading(t), "", "Findings"] + [f"  {i}. {x}" for i, x in enumerate(t.findings["text"], 1)]
-    for title, df in sections(t):
-        lines += ["", title, text_table(df)]
     timing = t.meta.get("timing", {})
-    lines += ["", f"Wall time {timing.get('wall_s', 0):.1f} s ({timing.get('executor', 'local')})."]
-    return "\n".join(lines)
+    return findings_first(heading(t), t.findings["text"], sections(t),
+                          ["", f"Wall time {timing.get('wall_s', 0):.1f} s ({timing.get('executor', 'local')})."])
 
 
 def markdown(t) -> str:
-    from ..analysis.checks.text import _md_table
-    lines = [f"## Tuning: {t.meta['scenario']}", "", heading(t), "", "### Findings", ""]
-    lines += [f"{i}. {x}" for i, x in enumerate(t.findings["text"], 1)]
-    for title, df in sections(t):
-        lines += ["", f"### {title}", ""] + _md_table(df)
-    return "\n".join(lines) + "\n"
+    return findings_first_markdown(f"Tuning: {t.meta['scenario']}", heading(t), t.findings["text"], sections(t))
 
 
 class TuningPlots:

@@ -21,7 +21,6 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPILE_LINE = re.compile(r"compil(ing|ed) .* rules(, first run only \.\.\.| in .* s; later runs)")
 SHIPPED = {"spooky_tower": "spooky_tower.toml", "haunted_tower": "haunted_tower.toml",
            "climbing_tower": "climbing_tower.toml"}
-KERNEL = {"spooky_tower": "rules", "haunted_tower": "kernel", "climbing_tower": "kernel"}   # the module with trace_game
 
 
 def _drop_last_event(module):
@@ -36,7 +35,7 @@ def _drop_last_event(module):
 
 @pytest.mark.parametrize("game", sorted(SHIPPED))
 def test_an_engine_disagreement_in_replay_is_one_line_naming_scenario_seed_game_and_what_to_send(game, monkeypatch):
-    kernel = importlib.import_module(f"balance.games.{game}.{KERNEL[game]}")
+    kernel = importlib.import_module(f"balance.games.{game}.rules")   # its trace_game
     monkeypatch.setattr(kernel, "trace_game", _drop_last_event(kernel))
     scenario = f"scenarios/{SHIPPED[game]}"
     monkeypatch.chdir(ROOT)
@@ -59,7 +58,7 @@ def test_an_engine_disagreement_in_replay_is_one_line_naming_scenario_seed_game_
 def test_every_game_raises_the_dedicated_type_on_a_disagreement(monkeypatch):
     from balance.scenario import load_scenario
     for game in sorted(SHIPPED):
-        kernel = importlib.import_module(f"balance.games.{game}.{KERNEL[game]}")
+        kernel = importlib.import_module(f"balance.games.{game}.rules")   # its trace_game
         monkeypatch.setattr(kernel, "trace_game", _drop_last_event(kernel))
         sc = load_scenario(ROOT / "scenarios" / SHIPPED[game])
         with pytest.raises(EngineDisagreement) as caught:

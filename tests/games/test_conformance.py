@@ -198,3 +198,34 @@ def test_the_shipped_scenario_writes_out_the_defaults(game):
     assert sc.game == game
     assert sc.components == spec.components_model()
     assert sc.rules == spec.rules_model()
+
+
+MODULES = {"__init__", "enums", "components", "compile", "layout", "narrate", "rules", "strategies", "reference"}
+OPTIONAL_MODULES = {"board"}        # a game with a map
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_folder_has_the_same_modules(game):
+    folder = ROOT / "balance" / "games" / game
+    found = {p.stem for p in folder.glob("*.py")} | {p.name for p in folder.iterdir()
+                                                     if p.is_dir() and (p / "__init__.py").exists()}
+    assert MODULES <= found, f"{game} lacks {sorted(MODULES - found)}"
+    assert found - MODULES <= OPTIONAL_MODULES, f"{game} has modules no other game has: {sorted(found - MODULES)}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_traces_a_game_through_one_signature_and_the_shared_driver(game):
+    import inspect
+
+    from balance.games.driver import replay
+
+    rules = importlib.import_module(f"balance.games.{game}.rules")
+    assert list(inspect.signature(rules.trace_game).parameters) == ["compiled", "seed", "game", "max_rows"]
+    sc = _scenario(game)
+    spec = sc.spec()
+    events, state = rules.trace_game(spec.compile_scenario(sc), sc.seed, 3, 200_000)
+    assert events.ndim == 2 and events.shape[1] == 5 and len(events) > 0
+    played = replay(f"balance.games.{game}", sc, game=3)            # raises when the engines disagree
+    assert spec.replay(sc, game=3) is not None and played is not None
+    for name in ("kernel_disagreement", "narrate_text", "narrate_jsonl"):
+        assert callable(getattr(importlib.import_module(f"balance.games.{game}.narrate"), name)), name

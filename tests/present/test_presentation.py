@@ -93,7 +93,7 @@ def test_haunted_replay_names_chits_by_content_and_labels_the_snapshot():
     import re
     from pathlib import Path
     from balance.games.haunted_tower import board_of
-    from balance.games.haunted_tower.arrays import chit_contents
+    from balance.games.haunted_tower.compile import chit_contents
     from balance.games.haunted_tower.narrate import Replay, narrate_text
     from balance.games.haunted_tower.reference import play_scenario
     from balance.scenario import load_scenario

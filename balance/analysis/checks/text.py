@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pandas as pd
 
-from ...core.text import text_table
+from ...core.text import markdown_table, text_table
 from ...stats.findings import Finding, said
 
 _WORD = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE", "not applicable": "NOT APPLICABLE"}
@@ -107,12 +107,6 @@ def summary(report) -> str:
     return "\n".join(lines)
 
 
-def _md_table(df: pd.DataFrame) -> list[str]:
-    cell = lambda v: str(v).replace("|", "\\|")      # noqa: E731
-    out = ["| " + " | ".join(map(cell, df.columns)) + " |", "|" + " --- |" * len(df.columns)]
-    return out + ["| " + " | ".join(map(cell, row)) + " |" for row in df.itertuples(index=False)]
-
-
 def markdown(report) -> str:
     """A Markdown summary for a CI job summary ($GITHUB_STEP_SUMMARY)."""
     lines = [f"## balance check: {_WORD[report.outcome]}", "", "### Findings", ""]
@@ -120,9 +114,9 @@ def markdown(report) -> str:
     for s in report.scenarios:
         lines += ["", f"### {s.name}: {_WORD[s.outcome] if len(s.claims) else 'no claims'}", ""]
         if len(s.claims):
-            lines += _md_table(claims_display(s.claims))
+            lines += markdown_table(claims_display(s.claims))
         if s.baseline is not None and (s.baseline["moved"] != "").any():
-            lines += ["", "Moved against the baseline:", ""] + _md_table(baseline_display(s.baseline))
+            lines += ["", "Moved against the baseline:", ""] + markdown_table(baseline_display(s.baseline))
     return "\n".join(lines) + "\n"
 
 

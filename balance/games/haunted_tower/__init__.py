@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import CounterGroup, GameSpec, ParamSpec, StrategySpec, Threat, lazy
-from . import enums as E
+from . import enums
 from .components import HauntedTowerComponents, HauntedTowerRules, check_lineup
 
 STRATEGIES = {
@@ -81,7 +81,7 @@ def check(scenario, resolve) -> dict:
     if len(board.outside) < scenario.players:
         raise ValueError(f"map={c.map!r}: {len(board.outside)} outside squares for {scenario.players} players "
                          f"(allowed: a map with at least one outside start square a player)")
-    need = r.blue_per_player[scenario.players - E.MIN_PLAYERS] * scenario.players
+    need = r.blue_per_player[scenario.players - enums.MIN_PLAYERS] * scenario.players
     if need > board.blue_capacity():
         raise ValueError(f"rules.blue_per_player={r.blue_per_player}: {scenario.players} players place {need} blue "
                          f"chits but the rooms of map {c.map!r} take at most {board.blue_capacity()} (allowed: at "
@@ -94,16 +94,18 @@ def check(scenario, resolve) -> dict:
 
 
 def compile_scenario(scenario):
-    """Kernel inputs for a validated scenario: (s0, f0, g, d, lineup kinds, lineup params, heroes, rotate,
-    hero_rotate)."""
+    """Kernel inputs for a validated scenario: (initial_state, initial_params, tables, costs, lineup kinds, lineup
+    params, heroes, rotate, hero_rotate)."""
     import numpy as np
-    from .arrays import compile_rules, seat_heroes
+    from .compile import compile_rules, seat_heroes
     board = board_of(Path(scenario.resources["map"]))
-    s0, f0, g, d = compile_rules(scenario.components, scenario.rules, scenario.players, scenario.turn_cap, board)
+    initial_state, initial_params, tables, costs = compile_rules(scenario.components, scenario.rules, scenario.players,
+                                                                 scenario.turn_cap, board)
     kinds, params = scenario.strategy_lineup()
     heroes = seat_heroes(scenario.rules, scenario.components, scenario.players)
-    return (s0, f0, g, d, np.ascontiguousarray(kinds, np.int64), np.ascontiguousarray(params, np.float64),
-            heroes, bool(scenario.seat_rotation), bool(scenario.rules.hero_rotation))
+    return (initial_state, initial_params, tables, costs, np.ascontiguousarray(kinds, np.int64),
+            np.ascontiguousarray(params, np.float64), heroes, bool(scenario.seat_rotation),
+            bool(scenario.rules.hero_rotation))
 
 
 def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_blocks: int,
@@ -115,25 +117,25 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     (``counter_rows``, which lets other games leave them out, asks nothing here)."""
     import numpy as np
     from ..kernel_common import chunk_arrays
-    from . import layout as L
-    from .kernel import simulate_nb
+    from . import layout
+    from .rules import simulate_nb
 
-    s0, f0, g, d, kinds, params, heroes, _rotate, hero_rotate = compiled
+    initial_state, initial_params, tables, costs, kinds, params, heroes, _rotate, hero_rotate = compiled
     p = kinds.shape[0]
-    n_mon = int(s0[L.OPT + L.OPT_N_MONSTERS])
-    n_items = int(s0[L.OPT + L.OPT_N_ITEMS])
+    n_mon = int(initial_state[layout.N_MONSTERS])
+    n_items = int(initial_state[layout.N_ITEMS])
     out = chunk_arrays(out, game0, n_games, lambda n: {
         "game": np.empty(n, np.int64),
         "winner": np.empty(n, np.int8), "win_mask": np.empty(n, np.int8),
         "victory": np.empty(n, np.int8), "turns": np.empty(n, np.int32),
         "rounds": np.empty(n, np.int32), "seat_strategy": np.empty((n, p), np.int8),
-        "seat_role": np.empty((n, p), np.int8), "final": np.empty((n, p, L.N_FINAL), np.int16),
-        "counters": np.empty((n, p, n_mon, L.N_MC), np.int16),
-        "items": np.empty((n, p, n_items, L.N_IC), np.int16), "draws": np.empty(n, np.int64),
+        "seat_role": np.empty((n, p), np.int8), "final": np.empty((n, p, layout.N_FINAL), np.int16),
+        "counters": np.empty((n, p, n_mon, layout.N_MC), np.int16),
+        "items": np.empty((n, p, n_items, layout.N_IC), np.int16), "draws": np.empty(n, np.int64),
     })
     n_blocks = max(1, n_blocks)
-    simulate_nb(s0, f0, g, d, kinds, params, heroes, bool(rotate), bool(hero_rotate), np.uint64(seed), game0,
-                n_games, n_blocks, out["winner"], out["win_mask"], out["victory"], out["turns"],
+    simulate_nb(initial_state, initial_params, tables, costs, kinds, params, heroes, bool(rotate), bool(hero_rotate),
+                np.uint64(seed), game0, n_games, n_blocks, out["winner"], out["win_mask"], out["victory"], out["turns"],
                 out["rounds"], out["seat_strategy"], out["seat_role"], out["final"], out["counters"], out["items"],
                 out["draws"])
     return out
@@ -170,13 +172,13 @@ def _items(scenario) -> tuple:
 
 
 def groups(scenario) -> tuple[CounterGroup, ...]:
-    from . import layout as L
-    return (CounterGroup("monster", L.MONSTER_COUNTER_NAMES, L.MC_KILLS, "counters", labels=_monsters,
-                         ratio_base=L.MC_ENCOUNTERS, used_phrase="killed a {}",
-                         threat=Threat(L.MC_HERO_DEATHS, ("deadliest", "deadlier"),
+    from . import layout
+    return (CounterGroup("monster", layout.MONSTER_COUNTER_NAMES, layout.MC_KILLS, "counters", labels=_monsters,
+                         ratio_base=layout.MC_ENCOUNTERS, used_phrase="killed a {}",
+                         threat=Threat(layout.MC_HERO_DEATHS, ("deadliest", "deadlier"),
                                        besides=lambda sc: (sc.components.specter,))),   # the goal: deadly by design
-            CounterGroup("item", L.ITEM_COUNTER_NAMES, L.IC_HELD_END, "items", labels=_items,
-                         ratio_base=L.IC_TAKEN, used_phrase="held the {} at the end"))
+            CounterGroup("item", layout.ITEM_COUNTER_NAMES, layout.IC_HELD_END, "items", labels=_items,
+                         ratio_base=layout.IC_TAKEN, used_phrase="held the {} at the end"))
 
 
 def draw_map(scenario, level=None) -> str:
@@ -197,9 +199,15 @@ def draw_map(scenario, level=None) -> str:
 
 
 _reference = lazy("balance.games.haunted_tower.reference", "play_scenario")
-_replay = lazy("balance.games.haunted_tower.narrate", "replay")
 _narrate_text = lazy("balance.games.haunted_tower.narrate", "narrate_text")
 _narrate_jsonl = lazy("balance.games.haunted_tower.narrate", "narrate_jsonl")
+
+
+def _replay(scenario, seed: int | None = None, game: int = 0):
+    """Game `game` of the scenario's run, played by the reference engine and checked against the kernel
+    (``balance.games.driver.replay``): the game with the scenario's names (``narrate.Replay``)."""
+    from ..driver import replay
+    return replay(__name__, scenario, seed, game)
 
 
 def role_labels(scenario) -> tuple:
@@ -219,18 +227,20 @@ def remove_items(scenario) -> tuple[str, list[tuple[str, dict]]]:
 
 
 SPEC = GameSpec(
-    name="haunted_tower", title="The Haunted Tower", min_players=E.MIN_PLAYERS, max_players=E.MAX_PLAYERS,
+    name="haunted_tower", title="The Haunted Tower", min_players=enums.MIN_PLAYERS, max_players=enums.MAX_PLAYERS,
     components_model=HauntedTowerComponents, rules_model=HauntedTowerRules, strategies=STRATEGIES,
-    victory_names=E.VICTORY_NAMES, player_counter_names=E.FINAL_NAMES, counter_names=E.MONSTER_COUNTER_NAMES,
+    victory_names=enums.VICTORY_NAMES, player_counter_names=enums.FINAL_NAMES,
+    counter_names=enums.MONSTER_COUNTER_NAMES,
     item_name="monster", item_labels=(), compile_scenario=compile_scenario, run_chunk=run_chunk,
     default_scenario=default_scenario, assumptions=assumptions, groups=groups, role_name="hero",
     role_labels=role_labels, points_counter="points", draw_map=draw_map, reference=_reference, replay=_replay,
     narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl,
-    score_lines=E.SCORE_LINES,
-    unfinished_ends={"fight_cap": f"at the fight cap ({E.FIGHT_CAP_ROUNDS} combat rounds in a row in which neither "
+    score_lines=enums.SCORE_LINES,
+    unfinished_ends={"fight_cap": f"at the fight cap ({enums.FIGHT_CAP_ROUNDS} combat rounds in a row in which neither "
                                   "side could hurt the other)"},
     summary_counters=("points", "kills", "deaths", "out", "runs", "encounters", "specter_hits", "specter_kill",
                       "items"),
     list_keys={"components.heroes": "name", "components.monsters": "name", "components.items": "name"},
-    check=check, remove_items=remove_items, turn_cap=2000,     # hero turns; 0.5% of default games reach it (docs/rules/haunted_tower.md)
+    check=check, remove_items=remove_items,
+    turn_cap=2000,      # hero turns; 0.5% of default games reach it (docs/rules/haunted_tower.md)
 )

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from . import enums as E
+from . import enums
 
 Hit = Literal["normal", "double", "stone", "slowed", "held"]
 Damage = Literal["normal", "double", "energy_drain", "double_energy_drain", "steal_item", "rust"]
@@ -310,7 +310,7 @@ class HauntedTowerRules(_Strict):
     @field_validator("blue_per_player")
     @classmethod
     def _four_counts(cls, v):
-        if len(v) != E.MAX_PLAYERS - E.MIN_PLAYERS + 1 or any(not 0 <= n <= 100 for n in v):
+        if len(v) != enums.MAX_PLAYERS - enums.MIN_PLAYERS + 1 or any(not 0 <= n <= 100 for n in v):
             raise ValueError(f"{v} (allowed: four counts from 0 to 100, for 3, 4, 5 and 6 players)")
         return v
 
@@ -327,7 +327,7 @@ def check_lineup(components: HauntedTowerComponents, rules: HauntedTowerRules, p
     if len(set(rules.heroes)) != len(rules.heroes):
         raise ValueError(f"rules.heroes={rules.heroes}: a hero listed twice (allowed: each hero once; there is one "
                          "stand-up each)")
-    need = rules.blue_per_player[players - E.MIN_PLAYERS] * players
+    need = rules.blue_per_player[players - enums.MIN_PLAYERS] * players
     have = sum(components.blue.values())
     if need > have:
         raise ValueError(f"rules.blue_per_player={rules.blue_per_player}: {players} players draw {need} blue chits "

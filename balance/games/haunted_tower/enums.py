@@ -118,7 +118,7 @@ FIGHT_CAP_ROUNDS = 100   # a simulation limit, like the turn cap: after this man
                          # attack could hurt its target (neither side can hurt the other) the game ends, unfinished
 MONSTER_COUNTER_NAMES = ("encounters", "kills", "runs", "deaths")
 
-# --- Decisions (strategies.py), also the code an illegal answer is reported with ------------------------------------
+# --- Decisions (strategies), also the code an illegal answer is reported with ------------------------------------
 DEC_PLACE_BLUE = 1
 DEC_PLACE_PURPLE = 2
 DEC_TRADE_IN = 3

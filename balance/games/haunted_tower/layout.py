@@ -1,13 +1,17 @@
 """Flat memory layout of a Haunted Tower game for the kernel (the same approach as Spooky Tower's ``layout``).
 
-The kernel passes four arrays: ``s`` (int64: the game state, the compiled rules, the test scripts and an optional
-trace), ``f`` (float64: strategy parameters), ``g`` (int32: the board's tables, ``board.Board`` packed behind a
-header of offsets) and ``d`` (int16: the board's movement costs ``dist[t, a, b]`` flattened, then the first step of
-each shortest path, ``NEXT_STEP``). Sizes of ``s`` are fixed maxima so its offsets are compile-time constants; ``g``
-is sized by the map and read through its header.
+The kernel passes four arrays: ``state`` (int64: the game state, the compiled rules, the test scripts and an
+optional trace), ``params`` (float64: strategy parameters), ``tables`` (int32: the board's tables, ``board.Board``
+packed behind a header of offsets) and ``costs`` (int16: the board's movement costs ``dist[t, a, b]`` flattened, then
+the first step of each shortest path, ``NEXT_STEP``). Sizes of ``state`` are fixed maxima so its offsets are
+compile-time constants, and every shared scalar and option has a name of its own here (``state[WINNER]``,
+``state[N_CHITS]``); ``tables`` is sized by the map and read through its header.
 
 Every index that is not a constant goes through a helper here and comes back *unsigned* (see
 ``balance/games/spooky_tower/layout.py``: Numba then skips its negative-index wraparound).
+
+One module of about 550 lines on purpose: the regions are laid out one after another (``_region``), so every size,
+offset and named field, and the helper that indexes it, is read in one place, in the order the arrays hold them.
 """
 from __future__ import annotations
 
@@ -16,9 +20,9 @@ import numpy as np
 from ...core.index import rules_index, rules_table
 from ...core.jit import rules_jit, rules_jit_flat
 from ...core.rng import STREAM_WORDS
-from . import enums as E
+from . import enums
 
-MAX_PLAYERS = E.MAX_PLAYERS
+MAX_PLAYERS = enums.MAX_PLAYERS
 MAX_SQUARES = 2048
 MAX_ROOMS = 128
 MAX_CHITS = 256          # blue + purple + the Specter's
@@ -32,7 +36,7 @@ MAX_CAND = 2048          # candidates of one decision (squares at most)
 N_PARAMS = 4             # strategy parameters per seat
 D10 = 10
 N_LEVELS = 3
-FIGHT_CAP_ROUNDS = E.FIGHT_CAP_ROUNDS   # the fight cap (enums: the game's spec names it without Numba)
+FIGHT_CAP_ROUNDS = enums.FIGHT_CAP_ROUNDS   # the fight cap (enums: the game's spec names it without Numba)
 
 _off = 0
 
@@ -44,7 +48,7 @@ def _region(size: int) -> int:
     return start
 
 
-# --- Shared scalars: s[SC + k] ----------------------------------------------------------------------------------
+# --- Shared scalars: state[SC + k], named below -------------------------------------------------------------
 SC_ROUND = 0             # rounds started
 SC_TURN = 1              # hero turns started
 SC_ACTIVE = 2            # seat whose turn it is (or who decides at set-up)
@@ -73,7 +77,7 @@ SC_PATH_FROM = 24        # square this turn's move started from (-1 before the f
 SC_HURT = 25             # 1 once an attack of this combat round could hurt its target (the fight cap's count)
 N_SC = 26
 
-# --- Per hero (seat): s[hs_at(p, k)] ---------------------------------------------------------------------------
+# --- Per hero (seat): state[hs_at(p, k)] -----------------------------------------------------------------------
 HS_HERO = 0              # index into the hero table
 HS_SQ = 1                # square
 HS_HP = 2
@@ -114,7 +118,7 @@ HERO_STATE_NAMES = ("hero", "square", "hp", "max_hp", "attack", "drains", "death
                     "damage_dealt", "damage_taken", "pts_standups", "pts_chits", "pts_bane", "pts_specter_hits",
                     "pts_specter_kill", "fight_cap")
 
-# --- Compiled hero table: s[HERO_TAB + h * N_HT + k] ----------------------------------------------------------------
+# --- Compiled hero table: state[ht_at(h, k)] ---------------------------------------------------------------------
 HT_SPEED = 0
 HT_HP = 1
 HT_ATTACK = 2
@@ -123,7 +127,7 @@ HT_ABILITY = 4
 HT_ABILITY_VALUE = 5
 N_HT = 6
 
-# --- Compiled monster table: s[MON_TAB + m * N_MT + k] --------------------------------------------------------------
+# --- Compiled monster table: state[mt_at(m, k)] ------------------------------------------------------------------
 MT_HP = 0
 MT_ATTACK = 1
 MT_AC = 2
@@ -138,7 +142,7 @@ MT_IGNORES_METAL = 10
 MT_STAYS = 11
 N_MT = 12
 
-# --- Compiled item table: s[ITEM_TAB + i * N_IT + k] ---------------------------------------------------------------
+# --- Compiled item table: state[it_at(i, k)] ---------------------------------------------------------------------
 IT_SLOT = 0
 IT_ATTACK = 1
 IT_DAMAGE = 2
@@ -151,7 +155,7 @@ IT_BANE = 8              # monster index, -1
 IT_BANE_DAMAGE = 9
 N_IT = 10
 
-# --- Options: s[OPT + k] --------------------------------------------------------------------------------------------
+# --- Options: state[OPT + k], named below -------------------------------------------------------------------------
 OPT_PLAYERS = 0
 OPT_TURN_CAP = 1
 OPT_N_CHITS = 2          # chits in all (blue, purple, the Specter's last)
@@ -184,7 +188,7 @@ MC_KILLS = 1             # ... won
 MC_RUNS = 2              # ... escaped
 MC_HERO_DEATHS = 3       # ... in which the hero died
 N_MC = 4
-MONSTER_COUNTER_NAMES = E.MONSTER_COUNTER_NAMES     # in enums: the game's spec names them without Numba
+MONSTER_COUNTER_NAMES = enums.MONSTER_COUNTER_NAMES     # in enums: the game's spec names them without Numba
 IC_TAKEN = 0             # times picked up
 IC_HELD_END = 1          # carried at the end of the game
 N_IC = 2
@@ -213,7 +217,7 @@ ROOM_FULL = _region(MAX_ROOMS)                # squares of the room holding a ch
 ROOM_PURPLE = _region(MAX_ROOMS)              # 1 once the room has its purple chit
 LEVEL_CHITS = _region(N_LEVELS + 1)           # chits lying on each level (board or floor), index 1..3
 LEVEL_HIDDEN = _region(N_LEVELS + 1)          # face-down chits on each level, index 1..3
-SLOTS_OK = _region(MAX_PLAYERS)               # 1 while f's F_SLOTS row of the seat holds valuation.slots_nb of its
+SLOTS_OK = _region(MAX_PLAYERS)               # 1 while params' F_SLOTS row of the seat holds valuation.slots_nb of its
                                               # items as they are (reset each game; carry_nb and uncarry_nb clear it)
 CUP = _region(MAX_CHITS)                      # the cup's chits in draw order
 PATH = _region(MAX_PATH)                      # this turn's path, start first
@@ -238,7 +242,7 @@ CHIT_KIND = _region(MAX_CHITS)                # enums.CONTENT_*
 CHIT_INDEX = _region(MAX_CHITS)               # monster or item index
 CHIT_COLOUR = _region(MAX_CHITS)              # enums.BLUE, PURPLE, SPECTER_CHIT
 CHIT_BLUE = _region(MAX_CHITS // 64)          # bit c % 64 of word c // 64: chit c is blue-backed (CHIT_COLOUR)
-TRACE = _off                                  # trace rows (5 ints each) fill the rest of `s`
+TRACE = _off                                  # trace rows (5 ints each) fill the rest of `state`
 BASE_SIZE = _off
 
 M_TRACE = MISC + 0
@@ -247,14 +251,67 @@ M_DICE_I = MISC + 2
 M_CHOICE_N = MISC + 3
 M_CHOICE_I = MISC + 4
 
-# --- float array `f` ------------------------------------------------------------------------------------------------
+# --- The shared scalars and the options by name (absolute indices): state[WINNER], state[N_CHITS] --------------
+ROUND = SC + SC_ROUND
+TURN = SC + SC_TURN
+ACTIVE = SC + SC_ACTIVE
+WINNER = SC + SC_WINNER
+WIN_MASK = SC + SC_WIN_MASK
+VICTORY = SC + SC_VICTORY
+SPECTER_KILLER = SC + SC_SPECTER_KILLER
+FIRST_PLAYER = SC + SC_FIRST
+HEROES_IN = SC + SC_IN
+CUP_COUNT = SC + SC_CUP_N
+CUP_TOP = SC + SC_CUP_TOP
+MOVEMENT_POINTS = SC + SC_MP
+CLIMB_TABLE = SC + SC_CLIMB
+POINTS_LEFT = SC + SC_LEFT
+FIGHT_CHIT = SC + SC_FIGHT
+FIGHT_HP = SC + SC_FIGHT_HP
+FIGHT_DRAINED = SC + SC_FIGHT_DRAINED
+SLOWED = SC + SC_SLOWED
+FILLING_LEVEL = SC + SC_LEVEL
+N_CANDIDATES = SC + SC_N_CAND
+ERROR = SC + SC_ERROR
+PATH_LENGTH = SC + SC_PATH_N
+VICTIM = SC + SC_VICTIM
+ROUND_STARTER = SC + SC_ROUND_START
+PATH_FROM = SC + SC_PATH_FROM
+HURT = SC + SC_HURT
+
+PLAYERS = OPT + OPT_PLAYERS
+TURN_CAP = OPT + OPT_TURN_CAP
+N_CHITS = OPT + OPT_N_CHITS
+N_BLUE = OPT + OPT_N_BLUE
+N_PURPLE = OPT + OPT_N_PURPLE
+SPECTER_MONSTER = OPT + OPT_SPECTER
+BLUE_EACH = OPT + OPT_BLUE_EACH
+INITIATIVE_TIES = OPT + OPT_INIT_TIES
+TIES = OPT + OPT_TIES
+OUT_HERO_SCORES = OPT + OPT_OUT_SCORES
+TRADING = OPT + OPT_TRADING
+CLIMB_FROM_1 = OPT + OPT_CLIMB_1
+CLIMB_FROM_2 = OPT + OPT_CLIMB_2
+SPECTER_DAMAGE_ONCE = OPT + OPT_SPECTER_ONCE
+POINTS_STANDUP = OPT + OPT_PTS_STANDUP
+POINTS_BLUE = OPT + OPT_PTS_BLUE
+POINTS_PURPLE = OPT + OPT_PTS_PURPLE
+POINTS_BANE = OPT + OPT_PTS_BANE
+POINTS_SPECTER_HIT = OPT + OPT_PTS_SPECTER_HIT
+POINTS_SPECTER_KILL = OPT + OPT_PTS_SPECTER_KILL
+N_MONSTERS = OPT + OPT_N_MONSTERS
+N_ITEMS = OPT + OPT_N_ITEMS
+N_HEROES = OPT + OPT_N_HEROES
+GATE_OPENS = OPT + OPT_GATE
+
+# --- float array `params` -------------------------------------------------------------------------------------------
 F_PARAMS = 0
 F_SLOTS = F_PARAMS + MAX_PLAYERS * N_PARAMS   # per seat, the 8 values of valuation.slots_nb (valid: SLOTS_OK)
 N_SLOTS = 8
 F_WORTH = F_SLOTS + MAX_PLAYERS * N_SLOTS     # per hero card and item, valuation.hero_worth_nb (compiled)
 F_SIZE = F_WORTH + MAX_HEROES * MAX_ITEMS
 
-# --- board array `g`: a header of sizes and offsets, then the tables (board.Board) ---------------------------------
+# --- board array `tables`: a header of sizes and offsets, then the tables (board.Board) ----------------------------
 G_N = 0                  # squares
 G_K = 1                  # movement neighbours per square (padded)
 G_A = 2                  # encounter neighbours per square
@@ -282,7 +339,7 @@ G_ROOM_NEAR = 23         # the rooms by depth (movement cost from the first outs
 G_ROOM_FAR = 24          # climbing allowed), nearest first / farthest first, the lower room index first on a tie
 G_E = 25                 # entry squares per level (padded)
 G_ENTRY = 26             # per level 0..3, its entry squares (padded with -1): where a movement edge from another
-                         # level arrives, so every path onto the level from another passes one (arrays.level_entries)
+                         # level arrives, so every path onto the level from another passes one (compile.level_entries)
 G_HEADER = 27
 
 
@@ -356,7 +413,7 @@ def slots_at(p, k):
 
 @rules_index
 def worth_at(h, i):
-    """f's WORTH entry of hero card h and item i."""
+    """params' WORTH entry of hero card h and item i."""
     return np.uint64(F_WORTH + h * MAX_ITEMS + i)
 
 
@@ -380,120 +437,120 @@ def opt_at(i, col):
 # --- the board's tables ---------------------------------------------------------------------------------------------
 
 @rules_table(G_LEVEL)
-def g_level(g, q):
-    return g[np.uint64(g[G_LEVEL] + q)]
+def g_level(tables, q):
+    return tables[np.uint64(tables[G_LEVEL] + q)]
 
 
 @rules_table(G_ROOM)
-def g_room(g, q):
-    return g[np.uint64(g[G_ROOM] + q)]
+def g_room(tables, q):
+    return tables[np.uint64(tables[G_ROOM] + q)]
 
 
 @rules_table(G_NBR, G_K)
-def g_nbr(g, q, k):
-    return g[np.uint64(g[G_NBR] + q * g[G_K] + k)]
+def g_nbr(tables, q, k):
+    return tables[np.uint64(tables[G_NBR] + q * tables[G_K] + k)]
 
 
 @rules_table(G_NBR_COST, G_K)
-def g_nbr_cost(g, q, k):
-    return g[np.uint64(g[G_NBR_COST] + q * g[G_K] + k)]
+def g_nbr_cost(tables, q, k):
+    return tables[np.uint64(tables[G_NBR_COST] + q * tables[G_K] + k)]
 
 
 @rules_table(G_ADJ, G_A)
-def g_adj(g, q, k):
-    return g[np.uint64(g[G_ADJ] + q * g[G_A] + k)]
+def g_adj(tables, q, k):
+    return tables[np.uint64(tables[G_ADJ] + q * tables[G_A] + k)]
 
 
 @rules_table(G_DOOR, G_D)
-def g_door(g, q, k):
-    return g[np.uint64(g[G_DOOR] + q * g[G_D] + k)]
+def g_door(tables, q, k):
+    return tables[np.uint64(tables[G_DOOR] + q * tables[G_D] + k)]
 
 
 @rules_table(G_ROOM_SQ, G_RMAX)
-def g_room_sq(g, r, k):
-    return g[np.uint64(g[G_ROOM_SQ] + r * g[G_RMAX] + k)]
+def g_room_sq(tables, r, k):
+    return tables[np.uint64(tables[G_ROOM_SQ] + r * tables[G_RMAX] + k)]
 
 
 @rules_table(G_ROOM_SIZE)
-def g_room_size(g, r):
-    return g[np.uint64(g[G_ROOM_SIZE] + r)]
+def g_room_size(tables, r):
+    return tables[np.uint64(tables[G_ROOM_SIZE] + r)]
 
 
 @rules_table(G_ENTRY, G_E)
-def g_entry(g, level, k):
-    return g[np.uint64(g[G_ENTRY] + level * g[G_E] + k)]
+def g_entry(tables, level, k):
+    return tables[np.uint64(tables[G_ENTRY] + level * tables[G_E] + k)]
 
 
 @rules_table(G_ROOM_LEVEL)
-def g_room_level(g, r):
-    return g[np.uint64(g[G_ROOM_LEVEL] + r)]
+def g_room_level(tables, r):
+    return tables[np.uint64(tables[G_ROOM_LEVEL] + r)]
 
 
 @rules_table(G_ROOMS_ON)
-def g_rooms_on(g, level):
+def g_rooms_on(tables, level):
     """Rooms on a level (1..3)."""
-    return g[np.uint64(g[G_ROOMS_ON] + level)]
+    return tables[np.uint64(tables[G_ROOMS_ON] + level)]
 
 
 @rules_table(G_ROOM_ELIG)
-def g_room_elig(g, r):
-    return g[np.uint64(g[G_ROOM_ELIG] + r)]
+def g_room_elig(tables, r):
+    return tables[np.uint64(tables[G_ROOM_ELIG] + r)]
 
 
 @rules_table(G_ROOM_NEAR)
-def g_room_near(g, k):
-    return g[np.uint64(g[G_ROOM_NEAR] + k)]
+def g_room_near(tables, k):
+    return tables[np.uint64(tables[G_ROOM_NEAR] + k)]
 
 
 @rules_table(G_ROOM_FAR)
-def g_room_far(g, k):
-    return g[np.uint64(g[G_ROOM_FAR] + k)]
+def g_room_far(tables, k):
+    return tables[np.uint64(tables[G_ROOM_FAR] + k)]
 
 
 @rules_table(G_OUTSIDE)
-def g_outside(g, k):
-    return g[np.uint64(g[G_OUTSIDE] + k)]
+def g_outside(tables, k):
+    return tables[np.uint64(tables[G_OUTSIDE] + k)]
 
 
 @rules_table(G_FRONT)
-def g_is_front(g, q):
-    return g[np.uint64(g[G_FRONT] + q)]
+def g_is_front(tables, q):
+    return tables[np.uint64(tables[G_FRONT] + q)]
 
 
 @rules_table(G_PLACEABLE)
-def g_placeable(g, q):
-    return g[np.uint64(g[G_PLACEABLE] + q)]
+def g_placeable(tables, q):
+    return tables[np.uint64(tables[G_PLACEABLE] + q)]
 
 
-# --- board costs `d`: dist[t, a, b] for the climbing tables t = 0..3 (``cost``), then the next steps ---------------
+# --- board costs `costs`: dist[t, a, b] for the climbing tables t = 0..3 (``cost``), then the next steps -----------
 NEXT_STEP = 4            # the next steps start at word NEXT_STEP * n * n of d, two signed bytes a word (low byte
                          # first): byte j = (t * n + b) * n + a holds the index k of the first movement edge of square
                          # a (g_nbr(g, a, k)) on a shortest path to b under table t, in the map's order and allowed
                          # under t; -1 when there is none (b unreachable, or a == b). Grouped by goal b, a walk toward
-                         # b reads one short run of them (arrays.next_steps)
+                         # b reads one short run of them (compile.next_steps)
 
 
 @rules_jit
-def cost(d, g, t, a, b):
+def cost(costs, tables, t, a, b):
     """Movement cost from square a to b under climbing table t (board.dist), 32767 when unreachable."""
-    n = g[G_N]
-    return d[np.uint64((t * n + a) * n + b)]
+    n = tables[G_N]
+    return costs[np.uint64((t * n + a) * n + b)]
 
 
 @rules_jit_flat
-def next_step(d, g, t, a, b):
+def next_step(costs, tables, t, a, b):
     """The index k of square a's first movement edge (``g_nbr(g, a, k)``) on a shortest path to b under climbing
     table t (``NEXT_STEP``); -1 when there is none (b unreachable, or a == b). Inlined into every walk's loop."""
-    n = g[G_N]
+    n = tables[G_N]
     j = (t * n + b) * n + a
-    return ((d[np.uint64(NEXT_STEP * n * n + (j >> 1))] >> (8 * (j & 1))) & 0xFF ^ 0x80) - 0x80
+    return ((costs[np.uint64(NEXT_STEP * n * n + (j >> 1))] >> (8 * (j & 1))) & 0xFF ^ 0x80) - 0x80
 
 
-# --- What a game reports per seat (kernel.simulate_nb's `final`), in this order ------------------------------------
+# --- What a game reports per seat (rules.simulate_nb's `final`), in this order ------------------------------------
 FINAL_FIELDS = (HS_POINTS, HS_STANDUPS, HS_BLUE, HS_PURPLE, HS_BANE_KILLS, HS_SPECTER_HIT, HS_SPECTER_KILL, HS_KILLS,
                 HS_DEATHS, HS_OUT, HS_DRAINS, HS_ENCOUNTERS, HS_RUNS, HS_TRADE_INS, HS_N_ITEMS, HS_DAMAGE_DEALT,
                 HS_DAMAGE_TAKEN, HS_PTS_STANDUPS, HS_PTS_CHITS, HS_PTS_BANE, HS_PTS_SPECTER_HIT, HS_PTS_SPECTER_KILL,
                 HS_FIGHT_CAP)
-FINAL_NAMES = E.FINAL_NAMES         # in enums: the game's spec names them without Numba
-SCORE_LINES = E.SCORE_LINES
+FINAL_NAMES = enums.FINAL_NAMES         # in enums: the game's spec names them without Numba
+SCORE_LINES = enums.SCORE_LINES
 N_FINAL = len(FINAL_FIELDS)

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import enums as E
-from . import layout as L
-from . import strategies as S
-from .components import Item, Monster
+from .. import enums
+from .. import layout
+from .. import strategies
+from ..components import Item, Monster
 
 DRAIN_DAMAGE = {"energy_drain": 1, "double_energy_drain": 2}
 SLOWED_PENALTY = 2           # carrion crawler: -2 on the next attack roll
@@ -26,7 +26,7 @@ class GameEnds(Exception):
     """The game ends at once: the Specter is killed, every hero is out, the turn cap, or an illegal answer."""
 
     def __init__(self, victory: int):
-        super().__init__(E.VICTORY_NAMES[victory])
+        super().__init__(enums.VICTORY_NAMES[victory])
         self.victory = victory
 
 
@@ -54,24 +54,24 @@ class Combat:
         m = self.monsters[ch.index]
         f = Fight(ch, m, m.hp)
         self.battle = f
-        ch.loc = E.LOC_FIGHT
+        ch.loc = enums.LOC_FIGHT
         h.hit_specter_now = False
-        self.emit(E.EV_FIGHT, h.seat, ch.id, ch.index)
-        self.mcnt[h.seat, ch.index, L.MC_ENCOUNTERS] += 1
+        self.emit(enums.EV_FIGHT, h.seat, ch.id, ch.index)
+        self.mcnt[h.seat, ch.index, layout.MC_ENCOUNTERS] += 1
         try:
             quiet = 0                            # rounds in a row in which nobody could be hurt
             while not f.over:
-                if quiet == L.FIGHT_CAP_ROUNDS:
-                    self.emit(E.EV_CAP, -1, self.turn_no, 1)
+                if quiet == layout.FIGHT_CAP_ROUNDS:
+                    self.emit(enums.EV_CAP, -1, self.turn_no, 1)
                     h.fight_cap = 1
-                    raise GameEnds(E.WIN_NONE)
+                    raise GameEnds(enums.WIN_NONE)
                 f.hurt = False
                 self.combat_round(h, f)
                 quiet = 0 if f.hurt else quiet + 1
         finally:
             self.battle = None
-            if ch.loc == E.LOC_FIGHT:        # the Specter stays where it was, face up
-                ch.loc = E.LOC_BOARD
+            if ch.loc == enums.LOC_FIGHT:        # the Specter stays where it was, face up
+                ch.loc = enums.LOC_BOARD
 
     def combat_round(self, h, f: Fight) -> None:
         """The side with the initiative acts, then the other. A failed escape is followed at once by the monster's
@@ -93,45 +93,45 @@ class Combat:
         """Hero and monster roll 1d6 (plus bonuses: the pit viper's +1); the higher attacks first. Zombies always
         lose the initiative, no die rolled. A tie: `initiative_ties` (roll again, or the hero or the monster)."""
         if f.monster.initiative == "always_loses":
-            self.emit(E.EV_INITIATIVE, h.seat, -1, -1, 1)
+            self.emit(enums.EV_INITIATIVE, h.seat, -1, -1, 1)
             return True
         while True:
-            hero = self.die(6) + h.ability(E.AB_INITIATIVE_BONUS)
+            hero = self.die(6) + h.ability(enums.AB_INITIATIVE_BONUS)
             monster = self.die(6) + f.monster.initiative_bonus
             if hero != monster:
-                self.emit(E.EV_INITIATIVE, h.seat, hero, monster, int(hero > monster))
+                self.emit(enums.EV_INITIATIVE, h.seat, hero, monster, int(hero > monster))
                 return hero > monster
             if self.rules.initiative_ties == "hero":
-                self.emit(E.EV_INITIATIVE, h.seat, hero, monster, 1)
+                self.emit(enums.EV_INITIATIVE, h.seat, hero, monster, 1)
                 return True
             if self.rules.initiative_ties == "monster":
-                self.emit(E.EV_INITIATIVE, h.seat, hero, monster, 0)
+                self.emit(enums.EV_INITIATIVE, h.seat, hero, monster, 0)
                 return False
-            self.emit(E.EV_INITIATIVE, h.seat, hero, monster, -1)
+            self.emit(enums.EV_INITIATIVE, h.seat, hero, monster, -1)
 
     # --- the hero's action -----------------------------------------------------------------------------------------
 
     def combat_options(self, h) -> list[tuple[int, int]]:
         """Run away, attack with its own weapon, attack with each attack item it carries, drink each potion."""
-        opts = [(E.CO_RUN, -1), (E.CO_ATTACK, -1)]
+        opts = [(enums.CO_RUN, -1), (enums.CO_ATTACK, -1)]
         for c in h.items:
             item = self.item_of(c)
             if item.attack:
-                opts.append((E.CO_ATTACK, c))
+                opts.append((enums.CO_ATTACK, c))
             elif item.heal > 0:
-                opts.append((E.CO_POTION, c))
+                opts.append((enums.CO_POTION, c))
         return opts
 
     def hero_acts(self, h, f: Fight) -> bool:
         """The hero's action of the round (the strategy's choice). Returns True for a failed escape."""
         opts = self.combat_options(h)
-        i = int(self.decide(S.combat_nb, h.seat, h.seat, f.chit.id, opts=opts))
+        i = int(self.decide(strategies.combat_nb, h.seat, h.seat, f.chit.id, opts=opts))
         if not 0 <= i < len(opts):
-            self.illegal(h.seat, E.DEC_COMBAT, i)
+            self.illegal(h.seat, enums.DEC_COMBAT, i)
         kind, c = opts[i]
-        if kind == E.CO_RUN:
+        if kind == enums.CO_RUN:
             return not self.run_away(h, f)
-        if kind == E.CO_ATTACK:
+        if kind == enums.CO_ATTACK:
             self.attack(h, f, c)
         else:
             self.drink(h, c)
@@ -140,14 +140,14 @@ class Combat:
     def run_away(self, h, f: Fight) -> bool:
         """1d10 (plus a run bonus) of at least the monster's attack number escapes: the monster and its chit leave
         the game, except the Specter, which stays while the hero backs up two squares the way it came."""
-        roll = self.die(10) + h.ability(E.AB_RUN_BONUS)
+        roll = self.die(10) + h.ability(enums.AB_RUN_BONUS)
         escaped = roll >= f.monster.attack
-        self.emit(E.EV_RUN, h.seat, roll, int(escaped))
+        self.emit(enums.EV_RUN, h.seat, roll, int(escaped))
         if not escaped:
             return False
         f.over = True
         h.runs += 1
-        self.mcnt[h.seat, f.chit.index, L.MC_RUNS] += 1
+        self.mcnt[h.seat, f.chit.index, layout.MC_RUNS] += 1
         if f.monster.stays:
             self.back_up(h)
         else:
@@ -162,7 +162,7 @@ class Combat:
         while k > 0 and not self.free(path[-1 - k]):
             k -= 1
         self.move_hero(h, path[-1 - k])
-        self.emit(E.EV_BACK, h.seat, h.square)
+        self.emit(enums.EV_BACK, h.seat, h.square)
 
     # --- Attacking ---------------------------------------------------------------------------------------------------
 
@@ -198,34 +198,34 @@ class Combat:
         roll = self.die(6)
         total = roll + h.attack + (item.attack_bonus if counts else 0)
         if m.undead:
-            total += h.ability(E.AB_UNDEAD_BONUS)
+            total += h.ability(enums.AB_UNDEAD_BONUS)
         if f.slowed:
             total -= SLOWED_PENALTY
             f.slowed = False
         if total - roll + 6 >= m.ac and self.may_harm(h, item, m):
             f.hurt = True                   # a 6 would have hurt it
         hit = total >= m.ac
-        self.emit(E.EV_WEAPON, h.seat, c)
-        self.emit(E.EV_ATTACK, h.seat, roll, total, int(hit))
+        self.emit(enums.EV_WEAPON, h.seat, c)
+        self.emit(enums.EV_ATTACK, h.seat, roll, total, int(hit))
         if hit:
             if self.may_harm(h, item, m):
                 self.damage_monster(h, f, item, counts)
             else:
-                self.emit(E.EV_IMMUNE, h.seat, f.chit.id)
+                self.emit(enums.EV_IMMUNE, h.seat, f.chit.id)
         if c >= 0:
             self.use_once(h, c)
         if h.specter_kill:
-            raise GameEnds(E.WIN_SPECTER)
+            raise GameEnds(enums.WIN_SPECTER)
 
     def damage_monster(self, h, f: Fight, item: Item | None, counts: bool) -> None:
         m = f.monster
         bane = item is not None and item.bane == m.name
-        damage = 1 + (item.damage_bonus if counts else 0) + h.ability(E.AB_DAMAGE_BONUS)
+        damage = 1 + (item.damage_bonus if counts else 0) + h.ability(enums.AB_DAMAGE_BONUS)
         if bane:
             damage += item.bane_damage
         f.hp -= damage
         h.damage_dealt += damage
-        self.emit(E.EV_DAMAGE, h.seat, damage, f.hp)
+        self.emit(enums.EV_DAMAGE, h.seat, damage, f.hp)
         if f.chit is self.specter and not h.hit_specter_now:
             h.hit_specter_now = True
             h.specter_hits = 1 if self.rules.specter_damage_once else h.specter_hits + 1
@@ -237,12 +237,12 @@ class Combat:
         killing the Specter ends the game."""
         ch = f.chit
         f.over = True
-        self.emit(E.EV_KILL, h.seat, ch.id, ch.index)
-        self.lift_chit(ch, E.LOC_KEPT, h.seat)
+        self.emit(enums.EV_KILL, h.seat, ch.id, ch.index)
+        self.lift_chit(ch, enums.LOC_KEPT, h.seat)
         h.kept.append(ch.id)
         h.standups += 1
         h.kills += 1
-        self.mcnt[h.seat, ch.index, L.MC_KILLS] += 1
+        self.mcnt[h.seat, ch.index, layout.MC_KILLS] += 1
         if bane:
             h.bane_kills += 1
         if ch is self.specter:
@@ -266,7 +266,7 @@ class Combat:
         roll = self.die(6)
         total = roll + m.attack
         hit = total >= ac
-        self.emit(E.EV_MONSTER_ATTACK, h.seat, roll, total, int(hit))
+        self.emit(enums.EV_MONSTER_ATTACK, h.seat, roll, total, int(hit))
         if not hit:
             return
         if m.damage == "steal_item":
@@ -280,17 +280,17 @@ class Combat:
             if not f.drained:               # "a maximum of one '-1' chit" per encounter
                 f.drained = True
                 h.drains += 1
-                self.emit(E.EV_DRAIN, h.seat, h.drains)
+                self.emit(enums.EV_DRAIN, h.seat, h.drains)
         else:
-            outcome = E.HIT_DOUBLE if m.damage == "double" else E.HIT_NORMAL
+            outcome = enums.HIT_DOUBLE if m.damage == "double" else enums.HIT_NORMAL
             if m.hit_roll:
                 face = self.die(10)
-                outcome = E.HIT_NAMES.index(m.hit_roll[face - 1])
-                self.emit(E.EV_HIT_ROLL, h.seat, face, outcome)
-            self.wound(h, h.hp if outcome == E.HIT_STONE else 2 if outcome == E.HIT_DOUBLE else 1)
-            if outcome == E.HIT_SLOWED:
+                outcome = enums.HIT_NAMES.index(m.hit_roll[face - 1])
+                self.emit(enums.EV_HIT_ROLL, h.seat, face, outcome)
+            self.wound(h, h.hp if outcome == enums.HIT_STONE else 2 if outcome == enums.HIT_DOUBLE else 1)
+            if outcome == enums.HIT_SLOWED:
                 f.slowed = True
-            elif outcome == E.HIT_HELD:
+            elif outcome == enums.HIT_HELD:
                 h.held = True
         if h.hp <= 0:
             self.hero_dies(h, f)
@@ -298,7 +298,7 @@ class Combat:
     def wound(self, h, lost: int) -> None:
         h.hp -= lost
         h.damage_taken += lost
-        self.emit(E.EV_WOUND, h.seat, lost, h.hp)
+        self.emit(enums.EV_WOUND, h.seat, lost, h.hp)
 
     def right_of(self, h) -> int:
         """The player on the hero's right handles the monster's attacks."""
@@ -309,18 +309,18 @@ class Combat:
         the largest cost below with a free square). A hero with no items left: the fly goes away."""
         if not h.items:
             f.over = True
-            self.emit(E.EV_FLY_AWAY, h.seat, f.chit.id)
+            self.emit(enums.EV_FLY_AWAY, h.seat, f.chit.id)
             self.monster_leaves(h, f.chit)
             return
         who = self.right_of(h)
         self.victim = h.seat
-        c = self.choose(S.steal_item_nb, E.DEC_STEAL_ITEM, list(h.items), who, self.g, who, h.seat)
-        q = self.choose(S.steal_square_nb, E.DEC_STEAL_SQUARE, self.fly_squares(h), who, self.g, self.d, who,
-                        h.seat)
+        c = self.choose(strategies.steal_item_nb, enums.DEC_STEAL_ITEM, list(h.items), who, self.tables, who, h.seat)
+        q = self.choose(strategies.steal_square_nb, enums.DEC_STEAL_SQUARE, self.fly_squares(h), who, self.tables,
+                        self.costs, who, h.seat)
         self.victim = -1
         h.items.remove(c)
-        self.put_chit(self.chits[c], q, E.LOC_FLOOR)
-        self.emit(E.EV_STOLEN, h.seat, c, q, who)
+        self.put_chit(self.chits[c], q, enums.LOC_FLOOR)
+        self.emit(enums.EV_STOLEN, h.seat, c, q, who)
 
     def fly_squares(self, h) -> list[int]:
         """Free squares at movement cost 10 from the hero (climbing allowed), or at the largest cost below 10 that
@@ -339,17 +339,17 @@ class Combat:
             return
         who = self.right_of(h)
         self.victim = h.seat
-        c = self.choose(S.rust_nb, E.DEC_RUST, metal, who, who, h.seat)
+        c = self.choose(strategies.rust_nb, enums.DEC_RUST, metal, who, who, h.seat)
         self.victim = -1
         h.items.remove(c)
-        self.chits[c].loc, self.chits[c].owner = E.LOC_GONE, -1
-        self.emit(E.EV_RUSTED, h.seat, c, who)
+        self.chits[c].loc, self.chits[c].owner = enums.LOC_GONE, -1
+        self.emit(enums.EV_RUSTED, h.seat, c, who)
 
     # --- Dying -------------------------------------------------------------------------------------------------------
 
     def monster_leaves(self, h, ch) -> None:
-        self.lift_chit(ch, E.LOC_GONE)
-        self.emit(E.EV_MONSTER_GONE, h.seat, ch.id)
+        self.lift_chit(ch, enums.LOC_GONE)
+        self.emit(enums.EV_MONSTER_GONE, h.seat, ch.id)
 
     def hero_dies(self, h, f: Fight) -> None:
         """A "-1" chit; placed outside at full hit points to re-enter through the front doors; the monster that
@@ -359,16 +359,16 @@ class Combat:
             self.monster_leaves(h, f.chit)
         h.deaths += 1
         h.held = False                      # a death ends a ghoul's hold (the first re-enters at full strength)
-        self.mcnt[h.seat, f.chit.index, L.MC_HERO_DEATHS] += 1
+        self.mcnt[h.seat, f.chit.index, layout.MC_HERO_DEATHS] += 1
         if h.deaths >= 2:                   # "dead and out of the game": no "-1" chit to take
             h.out = True
             self.move_hero(h, -1)
-            self.emit(E.EV_DEATH, h.seat, h.deaths, -1)
-            self.emit(E.EV_OUT, h.seat)
+            self.emit(enums.EV_DEATH, h.seat, h.deaths, -1)
+            self.emit(enums.EV_OUT, h.seat)
             return
         h.drains += 1
         outside = [int(q) for q in self.board.outside if self.hero_on[int(q)] < 0]
-        q = self.choose(S.respawn_nb, E.DEC_RESPAWN, outside, h.seat, self.g, h.seat)
+        q = self.choose(strategies.respawn_nb, enums.DEC_RESPAWN, outside, h.seat, self.tables, h.seat)
         self.move_hero(h, q)
         h.hp = h.card.hp
-        self.emit(E.EV_DEATH, h.seat, h.deaths, q)
+        self.emit(enums.EV_DEATH, h.seat, h.deaths, q)

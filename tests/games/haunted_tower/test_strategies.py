@@ -23,17 +23,17 @@ import pytest
 
 from balance.games.haunted_tower import STRATEGIES, compile_scenario
 from balance.games.haunted_tower import board as B
-from balance.games.haunted_tower import combat as C
+from balance.games.haunted_tower.rules import combat as C
 from balance.games.haunted_tower import enums as E
-from balance.games.haunted_tower import kernel as K
+from balance.games.haunted_tower import rules as K
 from balance.games.haunted_tower import layout as L
-from balance.games.haunted_tower import movement as M
-from balance.games.haunted_tower import pieces as PC
-from balance.games.haunted_tower import setup as SU
+from balance.games.haunted_tower.rules import movement as M
+from balance.games.haunted_tower.rules import pieces as PC
+from balance.games.haunted_tower.rules import setup as SU
 from balance.games.haunted_tower import strategies as S
-from balance.games.haunted_tower import targets as T
-from balance.games.haunted_tower import valuation as V
-from balance.games.haunted_tower.arrays import chit_contents, compile_rules
+from balance.games.haunted_tower.strategies import targets as T
+from balance.games.haunted_tower.strategies import valuation as V
+from balance.games.haunted_tower.compile import chit_contents, compile_rules
 from balance.games.haunted_tower.components import HauntedTowerComponents, HauntedTowerRules
 from balance.scenario import load_scenario
 from haunted_table import TEST_HEROES
@@ -1316,7 +1316,7 @@ def test_whole_games_every_answer_is_legal_and_games_end(name, players, seats):
 def test_the_board_arrays_are_built_once_and_every_caller_gets_its_own_copy():
     """arrays.board_arrays keeps a board's (g, d) while the board lives; compile_rules hands each caller copies, so
     a caller that writes into its g or d changes nothing another caller sees."""
-    from balance.games.haunted_tower.arrays import board_arrays
+    from balance.games.haunted_tower.compile import board_arrays
     assert board_arrays(BOARD)[1] is board_arrays(BOARD)[1]
     *_, g1, d1 = compile_rules(COMPONENTS, HauntedTowerRules(), 3, 2000, BOARD)
     g_before, d_before = g1.copy(), d1.copy()

@@ -1,6 +1,6 @@
 """The Haunted Tower rules, one test (at least) per rule of docs/rules/haunted_tower.md section 2 and per rule option
 of section 3: set-up, rounds, a hero's turn (experience, potions, movement, climbing, encounters, items), trading.
-Combat, dying, the Specter and the score are in ``test_rules_haunted_combat.py``.
+Combat, dying, the Specter and the score are in ``test_rules_combat.py``.
 
 Every seat plays the test-only "scripted" strategy; dice and decisions are scripted and the table laid out by hand
 (``haunted_table.Table``: chits by content on squares named by the map's (level, row, col), see ``balance
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from balance.games.haunted_tower import enums as E
-from balance.games.haunted_tower import kernel as K
+from balance.games.haunted_tower import rules as K
 from balance.games.haunted_tower import layout as L
 from balance.games.haunted_tower import strategies as S
 from balance.games.haunted_tower.components import hero_list, purple_chits
@@ -550,7 +550,7 @@ def test_a_hero_moves_through_squares_holding_chits_and_heroes():
     t.place(1, t.sq(1, 7, 12))
     assert moved(t, 0, (1, 7, 14), 1) == [] and t.hs(0, L.HS_SQ) == t.sq(1, 7, 14)
     assert t.sc(L.SC_PATH_N) == 0 and t.sc(L.SC_PATH_FROM) == t.sq(1, 7, 10)
-    from balance.games.haunted_tower.movement import record_path_nb
+    from balance.games.haunted_tower.rules.movement import record_path_nb
     record_path_nb(t.s, t.g, t.d, t.sc(L.SC_CLIMB), t.sc(L.SC_PATH_FROM), t.hs(0, L.HS_SQ))
     assert [int(x) for x in t.s[L.PATH:L.PATH + t.sc(L.SC_PATH_N)]] == [t.sq(1, 7, c) for c in range(10, 15)]
 

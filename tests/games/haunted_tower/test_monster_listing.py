@@ -11,7 +11,7 @@ import pytest
 from balance.games.haunted_tower.components import monster_table
 from balance.scenario import load_scenario
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 RULEBOOK = ROOT / "docs" / "sources" / "haunted_tower_rulebook.txt"
 NAMES = {"Giant Bats": "giant_bat", "Giant Rats": "giant_rat", "Specter of Sir Jameson": "specter"}
 KINDS = {"magic": "magic", "magical weapons": "magical_weapon", "silver": "silver", "silver weapons": "silver",

@@ -2,7 +2,7 @@
 monster abilities, Dying, the Specter, the end and the winner) and per rule option they read (`initiative_ties`,
 `specter_damage_once`, `ties`, `out_hero_scores`, the `[components.scoring]` values).
 
-As in ``test_rules_haunted.py``: every seat scripted, dice and decisions scripted (``haunted_table.Table``). A fight
+As in ``test_rules.py``: every seat scripted, dice and decisions scripted (``haunted_table.Table``). A fight
 is played alone with ``Table.fight`` (``combat.fight_nb``) or inside a hero turn with ``Table.turn``. Dice of a combat
 round, in order: the hero's and the monster's initiative 1d6, then the first side's dice (the hero's 1d6 attack or
 1d10 run; the monster's 1d6 attack, and on a hit its 1d10 table), then the other side's. Combat decisions are indexes
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import pytest
 
-from balance.games.haunted_tower import combat as C
+from balance.games.haunted_tower.rules import combat as C
 from balance.games.haunted_tower import enums as E
 from balance.games.haunted_tower import layout as L
-from balance.games.haunted_tower import pieces as P
+from balance.games.haunted_tower.rules import pieces as P
 from balance.games.haunted_tower import strategies as S
 from balance.games.haunted_tower.components import hero_list
 from haunted_mirror import both_turns

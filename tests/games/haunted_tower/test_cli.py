@@ -15,7 +15,7 @@ import balance
 from balance.games.haunted_tower import enums as E
 from balance.games.haunted_tower import layout as L
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 SCENARIO = str(ROOT / "scenarios" / "haunted_tower.toml")
 
 

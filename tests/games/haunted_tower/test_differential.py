@@ -1,5 +1,5 @@
 """Differential tests for The Haunted Tower: the Numba kernel against the readable reference engine
-(``balance/games/haunted_tower/reference.py``), event for event, on thousands of games.
+(``balance/games/haunted_tower/reference/``), event for event, on thousands of games.
 
 Here: every registered strategy at 3-6 players and mixed tables, both engines agreeing on every event and outcome
 (the machinery and the one list of cases: ``haunted_differential.py``); the batch kernel (``run_chunk``) against
@@ -7,7 +7,7 @@ traced games; scripted games (dice and choices, illegal answers) against the ker
 own view (hidden contents blanked) and snapshots; the cases' total. The rule options at non-default values, hero and
 seat rotation and the stress variants of the components (robber flies, rust monsters, carrion crawlers, ghouls,
 basilisks, vampires and the stake, holy water, a weaker Specter within reach) run in
-``test_differential_haunted_options.py``, with the check that they reach the rare branches.
+``test_differential_options.py``, with the check that they reach the rare branches.
 """
 from __future__ import annotations
 
@@ -19,11 +19,12 @@ import pytest
 
 from balance.games.haunted_tower import board_of, compile_scenario, run_chunk
 from balance.games.haunted_tower import enums as E
-from balance.games.haunted_tower import kernel as K
+from balance.games.haunted_tower import rules as K
 from balance.games.haunted_tower import layout as L
 from balance.games.haunted_tower.reference import Table, play_reference, play_scenario, scenario_lineup
-from balance.games.haunted_tower.reference_view import MAX_SCRIPT
-from balance.games.haunted_tower.setup import reset_nb
+from balance.games.haunted_tower.narrate import kernel_disagreement
+from balance.games.haunted_tower.reference import MAX_SCRIPT
+from balance.games.haunted_tower.rules.setup import reset_nb
 
 from haunted_differential import (CASES, GAMES_COVERED, SCRIPTED, TABLE_CASES, TRACE_ROWS, first_mismatch,
                                   kernel_outcome, mixed, outcome_mismatch, play_case, reference_outcome, scenario)
@@ -146,6 +147,35 @@ def test_mismatch_message_names_the_first_differing_event():
     assert "only the reference goes on" in first_mismatch(events[:-1], ref.events)
 
 
+def test_kernel_disagreement_names_the_first_difference_then_the_final_counts_and_the_outcome():
+    """What ``balance replay`` reports when the engines part (``narrate.kernel_disagreement``, called by
+    ``balance.games.driver.replay``): the first differing or missing event, told with the scenario's names, else the
+    first final count or outcome that differs."""
+    sc = scenario(3, seed=3)
+    events, state = K.trace_game(compile_scenario(sc), sc.seed, 0, max_rows=TRACE_ROWS)
+    ref = play_scenario(sc, game=0)
+    assert kernel_disagreement(ref, events, state) is None
+    i = next(i for i, e in enumerate(ref.events) if e[0] == E.EV_FIGHT)
+    monsters = [m.name for m in sc.components.monsters]
+    fought = ref.events[i][3]
+    bad = events.copy()
+    bad[i, 3] = (fought + 1) % len(monsters)
+    said = kernel_disagreement(ref, bad, state)
+    seat, chit = ref.events[i][1], ref.events[i][2]
+    assert said == (f"event {i} differs: kernel fight(player={seat}, chit={chit}, monster={bad[i, 3]}, "
+                    f"name={monsters[bad[i, 3]]}), reference fight(player={seat}, chit={chit}, monster={fought}, "
+                    f"name={monsters[fought]})"), said
+    said = kernel_disagreement(ref, events[:-1], state)
+    assert said.startswith(f"event counts differ: kernel {len(events) - 1}, reference {len(events)}; event "
+                           f"{len(events) - 1} only in the reference: "), said
+    points = state.copy()
+    points[L.hs_at(1, L.HS_POINTS)] += 1
+    assert kernel_disagreement(ref, events, points).startswith("final counts differ: kernel ")
+    outcome = state.copy()
+    outcome[L.SC + L.SC_VICTORY] += 1
+    assert kernel_disagreement(ref, events, outcome) == "outcome differs"
+
+
 # --- the reference's own pieces: the strategies' view, the snapshots ----------------------------------------------
 
 def reference_table(sc, game: int) -> Table:
@@ -162,7 +192,7 @@ def test_view_hides_what_the_seat_does_not_know():
     table = reference_table(sc, 0)
     table.play()
     assert any(ch.face_up for ch in table.chits) and any(not ch.face_up for ch in table.chits)
-    s = table._s
+    s = table._state
     for seat in range(4):
         table.write_view(seat, (), 0, ())
         shown = [(int(s[L.CHIT_KIND + ch.id]), int(s[L.CHIT_INDEX + ch.id])) for ch in table.chits]

@@ -19,7 +19,7 @@ from balance import load_scenario
 from balance.games.haunted_tower import STRATEGIES, compile_scenario, run_chunk
 from balance.games.haunted_tower import enums as E
 from balance.games.haunted_tower import layout as L
-from balance.games.haunted_tower.kernel import play_game_nb, seat_lineup_nb, trace_game
+from balance.games.haunted_tower.rules import play_game_nb, seat_lineup_nb, trace_game
 from chunk_split import assert_same_games
 
 CHECKS = (

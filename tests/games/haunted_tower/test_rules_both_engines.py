@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from balance.games.haunted_tower import combat as C
+from balance.games.haunted_tower.rules import combat as C
 from balance.games.haunted_tower import enums as E
 from balance.games.haunted_tower import layout as L
 from haunted_mirror import both_fights, both_play, both_turns, mirror

@@ -1,9 +1,9 @@
 """The Haunted Tower reference engine, the pieces: chits, heroes, the snapshot taken after every hero turn and the
-result of a game, as plain Python objects (``reference.py`` plays the game with them).
+result of a game, as plain Python objects (``engine.py`` plays the game with them).
 
 A chit's fixed facts (its back colour, what it holds) are attributes; where it is and what is known of it live in one
 row per field of a per-chit state array that all the chits of a game share, so that the strategies' view
-(``reference_view.py``) copies the rows instead of walking the chits. Chits are numbered as the compiled scenario
+(``view.py``) copies the rows instead of walking the chits. Chits are numbered as the compiled scenario
 numbers them: the blue pool as listed (each name repeated by its count), then the purple pool, then the Specter's.
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import enums as E
-from .components import HauntedTowerComponents, Hero as HeroCard
+from .. import enums
+from ..components import HauntedTowerComponents, Hero as HeroCard
 
 
 # --- chits and heroes -------------------------------------------------------------------------------------------------
@@ -21,7 +21,7 @@ from .components import HauntedTowerComponents, Hero as HeroCard
 # Where a chit is and what is known of it: one row per field of the table's per-chit state array (the rows the
 # strategies' view copies as layout.CHIT_LOC, CHIT_SQ, CHIT_OWNER, CHIT_PLACER, CHIT_FACEUP, CHIT_USES).
 CHIT_STATE = ("loc", "square", "owner", "placer", "face_up", "uses")
-CHIT_START = (E.LOC_CUP, -1, -1, -1, 0, 0)
+CHIT_START = (enums.LOC_CUP, -1, -1, -1, 0, 0)
 
 
 def _chit_state(row: int, doc: str) -> property:
@@ -38,8 +38,8 @@ class Chit:
 
     def __init__(self, id: int, colour: int, kind: int, index: int, state: np.ndarray):
         self.id = id
-        self.colour = colour             # E.BLUE, E.PURPLE, E.SPECTER_CHIT
-        self.kind = kind                 # E.CONTENT_MONSTER or E.CONTENT_ITEM
+        self.colour = colour             # enums.BLUE, enums.PURPLE, enums.SPECTER_CHIT
+        self.kind = kind                 # enums.CONTENT_MONSTER or enums.CONTENT_ITEM
         self.index = index               # monster or item index
         self.state = state
 
@@ -52,11 +52,11 @@ class Chit:
 
     @property
     def is_monster(self) -> bool:
-        return self.kind == E.CONTENT_MONSTER
+        return self.kind == enums.CONTENT_MONSTER
 
     @property
     def purple_backed(self) -> bool:
-        return self.colour != E.BLUE
+        return self.colour != enums.BLUE
 
     def __repr__(self) -> str:
         return f"Chit({self.id}, {', '.join(f'{k}={getattr(self, k)}' for k in CHIT_STATE)})"
@@ -94,7 +94,7 @@ class Hero:
 
     def ability(self, kind: int) -> int:
         """The value of the hero's special ability when it is of this kind (``enums.AB_*``), else 0."""
-        return self.card.ability_value if E.ABILITY_NAMES.index(self.card.ability) == kind else 0
+        return self.card.ability_value if enums.ABILITY_NAMES.index(self.card.ability) == kind else 0
 
     @property
     def has_magic(self) -> bool:
@@ -164,15 +164,15 @@ def number_chits(c: HauntedTowerComponents) -> list[Chit]:
     monsters = [m.name for m in c.monsters]
     items = [i.name for i in c.items]
     contents = []
-    for colour, pool in ((E.BLUE, c.blue), (E.PURPLE, c.purple)):
+    for colour, pool in ((enums.BLUE, c.blue), (enums.PURPLE, c.purple)):
         for name, count in pool.items():
-            content = ((E.CONTENT_MONSTER, monsters.index(name)) if name in monsters
-                       else (E.CONTENT_ITEM, items.index(name)))
+            content = ((enums.CONTENT_MONSTER, monsters.index(name)) if name in monsters
+                       else (enums.CONTENT_ITEM, items.index(name)))
             contents += [(colour, *content)] * count
-    contents.append((E.SPECTER_CHIT, E.CONTENT_MONSTER, monsters.index(c.specter)))
+    contents.append((enums.SPECTER_CHIT, enums.CONTENT_MONSTER, monsters.index(c.specter)))
     state = np.array([CHIT_START] * len(contents), np.int64).T.copy()
     chits = [Chit(i, colour, kind, index, state) for i, (colour, kind, index) in enumerate(contents)]
     for ch in chits:
-        if ch.kind == E.CONTENT_ITEM:
+        if ch.kind == enums.CONTENT_ITEM:
             ch.uses = c.items[ch.index].uses
     return chits
