@@ -138,6 +138,13 @@ def add_counter_sums_nb(rows, game, seats, width, mask, sums, block):
             sums[at + np.uint64(3) * w + j] += pos & keep
 
 
+def lookahead_flag(lineup_kinds, kind: int | None) -> bool | None:
+    """The kernels' ``look`` argument for a lineup: True when a seat plays the lookahead strategy kind `kind` (the
+    kernel with the search, compiled the first time such a lineup plays), None otherwise (the kernel without it,
+    the search pruned before Numba types it: see a game's ``rules.game``)."""
+    return True if kind is not None and bool((np.asarray(lineup_kinds) == kind).any()) else None
+
+
 def chunk_arrays(out: dict | None, game0: int, n_games: int, make) -> dict:
     """The per-game output arrays of a chunk: views of the first ``n_games`` rows of ``out`` (an earlier chunk's, or
     :class:`ChunkBuffers`, played into again) when it is large enough, else ``make(n)`` (n = ``n_games``, more for

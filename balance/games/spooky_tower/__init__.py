@@ -69,7 +69,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     summed, the per-game ``counters`` left empty (``kernel_common.counter_sums``).
     """
     import numpy as np
-    from ..kernel_common import chunk_arrays, counter_sums
+    from ..kernel_common import chunk_arrays, counter_sums, lookahead_flag
     from .rules import simulate_nb
 
     initial_state, initial_params, kinds, params, _rotate = compiled        # a run's chunks are seated by `rotate`
@@ -88,7 +88,8 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     # the kernel writes the counters 4-d and sums them flat: the same memory, a row per game or a row per block
     simulate_nb(initial_state, initial_params, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, n_blocks,
                 out["winner"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"], out["final"],
-                rows.reshape((-1,) + out["counters"].shape[1:]), out["draws"], rows, sums, bool(counter_rows))
+                rows.reshape((-1,) + out["counters"].shape[1:]), out["draws"], rows, sums, bool(counter_rows),
+                lookahead_flag(kinds, STRATEGIES["lookahead"].kind))
     return out
 
 

@@ -132,6 +132,7 @@ M_DICE_N = MISC + 2
 M_DICE_I = MISC + 3
 M_CHOICE_N = MISC + 4
 M_CHOICE_I = MISC + 5
+M_SEARCHED = MISC + 6                         # decisions a lookahead seat searched this game (rules.lookahead)
 
 
 

@@ -188,7 +188,7 @@ def kernel_scripted(s0, f0, kinds, params, seed, game, dice=(), town=None, choic
         K.stack_town(s, v, cards)
     K.script_dice(s, dice)
     K.script_choices(s, choices)
-    K.play_on_nb(s, f)
+    K.play_on_nb(s, f, 0, 0, None)
     n = int(s[L.M_TRACE])
     assert n <= rows
     return s[L.TRACE:L.TRACE + 5 * n].reshape(n, 5), s

@@ -196,7 +196,7 @@ def play_and_check_nb(s, f, kind_params, seed, n_games, bad, winner, victory, tu
             s[KINDS + q] = k
             for j in range(N_PARAMS):
                 f[param_at(q, j)] = kind_params[k, j]
-        play_game_nb(s, f, seed, g)
+        play_game_nb(s, f, seed, g, None)
         bad[g] = check_state_nb(s)
         winner[g] = s[SC + E.SC_WINNER]
         victory[g] = s[SC + E.SC_VICTORY]
@@ -265,7 +265,7 @@ def test_invariants_hold_after_lookahead_games(spooky_compiled):
             s[KINDS + q] = k
             for j in range(N_PARAMS):
                 f[param_at(q, j)] = (3.0, g % 4, 0.0, 0.0)[j] if q == g % 3 else table[k, j]
-        play_game_nb(s, f, np.uint64(77), g)
+        play_game_nb(s, f, np.uint64(77), g, True)
         assert CHECKS[check_state_nb(s)] == CHECKS[0], g
 
 
@@ -274,7 +274,7 @@ def test_checker_catches_a_broken_state(spooky_compiled):
     s0, f0, *_ = spooky_compiled(3)
     s, f = s0.copy(), f0.copy()
     s[KINDS:KINDS + 3] = 0
-    play_game_nb(s, f, np.uint64(5), 0)
+    play_game_nb(s, f, np.uint64(5), 0, None)
     assert check_state_nb(s) == 0
     n_cards = int(s[VALUE_COUNT:VALUE_COUNT + NV].sum())
     loc = s[LOC:LOC + n_cards]

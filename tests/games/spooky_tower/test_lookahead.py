@@ -19,7 +19,7 @@ from balance.games.spooky_tower import layout as L
 from balance.games.spooky_tower.compile import compile_rules
 from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules
 from balance.games.spooky_tower.rules import LOC_TOWN, reset_nb, search_nb
-from balance.games.spooky_tower.rules.turn import base_turn_nb, begin_turn_nb, next_turn_nb, play_out_nb
+from balance.games.spooky_tower.rules.turn import base_turn_nb, begin_turn_nb, next_turn_nb, play_on_nb
 
 PLAYERS = 3
 GHOST_HUNTER, CLOCK_RUSHER = STRATEGIES["ghost_hunter"].kind, STRATEGIES["clock_rusher"].kind
@@ -119,8 +119,8 @@ def test_hidden_order_changes_the_games_but_not_the_decision(points):
         t = twin(s, rng, dice=False)
         a, fa = s.copy(), f.copy()
         b, fb = t.copy(), f.copy()
-        play_out_nb(a, fa, p, extra)
-        play_out_nb(b, fb, p, extra)
+        play_on_nb(a, fa, p, extra, None)
+        play_on_nb(b, fb, p, extra, None)
         differ += (a[L.WINNER], a[L.TURN]) != (b[L.WINNER], b[L.TURN])
         assert decide(roll(s, f, p, extra), p) == decide(roll(t, f, p, extra), p)
     assert differ >= 10
@@ -134,6 +134,8 @@ def test_the_search_leaves_the_state_as_it_was_but_one_stream_word(points):
         counter = int(L.stream_at(2 + p)) + 1
         assert a[counter] == before[counter] + 1
         a[counter:counter + 2] = before[counter:counter + 2]
+        assert a[L.M_SEARCHED] == before[L.M_SEARCHED] + 1           # one searched decision counted
+        a[L.M_SEARCHED] = before[L.M_SEARCHED]
         # everything but scratch: the search's own, and the effects pending mid-resolution (empty between turns)
         live = np.r_[L.SC:L.PEND, L.STREAMS:L.SAVE, L.OPT:L.BASE_SIZE]
         assert np.array_equal(a[live], before[live])

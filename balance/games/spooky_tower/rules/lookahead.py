@@ -2,9 +2,10 @@
 
 At an action decision of a lookahead seat, every legal (take | flip, value) row is tried ``playouts`` times. A
 playout starts from the state as it is (saved once in ``layout.SAVE`` and restored after each playout), re-deals
-what the seat cannot see, applies the action, ends the turn and plays the game on with ``turn.play_out_nb``, the
-game's own turn loop, every seat on the base strategy with its default parameters. The action whose playouts the
-seat wins most often is taken (ties: the first row, in the order ``legal_actions_nb`` offers them).
+what the seat cannot see, applies the action, ends the turn and plays the game on with ``turn.play_on_nb``, the
+game's own turn loop (with ``look`` None: playouts never search), every seat on the base strategy with its default
+parameters. The action whose playouts the seat wins most often is taken (ties: the first row, in the order
+``legal_actions_nb`` offers them).
 
 What the seat cannot see, and a playout re-deals (``redeal_nb``): which card of a value is which. Photos are face
 down in the Town and beside every House (the holder's own cards too), so the cards of a value not yet flipped are
@@ -21,12 +22,13 @@ from __future__ import annotations
 
 from ....core.jit import rules_jit, rules_jit_inline
 from ....core.rng import PURPOSE_DICE, PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_init_nb, flat_shuffle_nb, flat_word_nb
-from ..layout import (DEAL, F_BASE, F_SAVE, GRIM, GRIMOIRE_TOP, KINDS, LOC, MAX_PLAYERS, MISC, M_DICE_I, M_DICE_N,
-                      NV, N_BASE_KINDS, N_GRIMOIRE_CARDS, N_PARAMS, N_PLAYERS, SAVE, SAVED_HI, SAVED_LO, SC, STREAMS,
-                      TOWN_N, VALUE_COUNT, VALUE_FIRST, WINNER, at, hand_at, hand_n_at, param_at, stream_at, town_at)
+from ..layout import (DEAL, F_BASE, F_SAVE, GRIM, GRIMOIRE_TOP, KINDS, LOC, MAX_PLAYERS, M_DICE_I, M_DICE_N,
+                      M_SEARCHED, NV, N_BASE_KINDS, N_GRIMOIRE_CARDS, N_PARAMS, N_PLAYERS, SAVE, SAVED_HI, SAVED_LO,
+                      SC, STREAMS, TOWN_N, VALUE_COUNT, VALUE_FIRST, WINNER, at, hand_at, hand_n_at, param_at,
+                      stream_at, town_at)
 from ..strategies.kinds import LOOKAHEAD
 from .setup import DICE, LOC_KEPT, LOC_TOWN, SHUFFLE
-from .turn import act_nb, begin_turn_nb, end_turn_nb, next_turn_nb, play_out_nb
+from .turn import act_nb, begin_turn_nb, end_turn_nb, play_next_nb
 
 
 @rules_jit_inline
@@ -128,9 +130,7 @@ def playout_nb(state, params, p, n_legal, i, key, j, base):
     redeal_nb(state)
     act_nb(state, params, p, n_legal, i)
     end_turn_nb(state, params, p)
-    if state[WINNER] < 0:
-        q, extra = next_turn_nb(state, p)
-        play_out_nb(state, params, q, extra)
+    play_next_nb(state, params, p, None)
 
 
 @rules_jit
@@ -150,6 +150,7 @@ def search_nb(state, params, p, n_legal, playouts, base):
         if wins > best_wins:
             best_wins = wins
             best = i
+    state[M_SEARCHED] += 1
     return best
 
 

@@ -6,10 +6,11 @@ from numba import njit, prange
 
 from ....core.jit import rules_jit
 from ...driver import read_trace
-from ...kernel_common import add_counter_sums_nb
+from ...kernel_common import add_counter_sums_nb, lookahead_flag
 from .. import enums
 from ..layout import (KINDS, M_TRACE, N_PARAMS, ROUND, TRACE, TURN, VICTORY, WINNER, at, cnt_at, param_at, pl_at,
                       stream_at)
+from ..strategies.kinds import LOOKAHEAD
 from .game import play_game_nb
 
 
@@ -36,7 +37,7 @@ def draws_nb(state, n_players):
 
 @njit(cache=True, parallel=True)
 def simulate_nb(initial_state, initial_params, lineup_kinds, lineup_params, rotate, seed, game0, n_games, n_blocks,
-                winner, victory, turns, rounds, slots, final, counters, draws, rows, sums, keep_rows):
+                winner, victory, turns, rounds, slots, final, counters, draws, rows, sums, keep_rows, look):
     """Play games game0 .. game0+n_games-1 into the per-game output arrays, and each block's counters summed into
     ``sums`` (``rows``: the counters flattened, ``sums`` the [n_blocks, 4, I * C] sums flattened; see
     kernel_common.add_counter_sums_nb). Without ``keep_rows``, ``counters`` has a row per block, not per game: each
@@ -44,6 +45,7 @@ def simulate_nb(initial_state, initial_params, lineup_kinds, lineup_params, rota
 
     Games are split into `n_blocks` contiguous blocks run in parallel, each with its own copy of the state; every
     game draws only from its own (seed, game) streams, so outputs do not depend on the split or the thread count.
+    ``look``: None, or True when a seat plays the lookahead (``game``; ``kernel_common.lookahead_flag``).
     """
     n_players = lineup_kinds.shape[0]
     per_block = (n_games + n_blocks - 1) // n_blocks
@@ -59,7 +61,7 @@ def simulate_nb(initial_state, initial_params, lineup_kinds, lineup_params, rota
             else:                       # fixed seats: the same lineup as the game before, already in s and f
                 for seat in range(n_players):
                     slots[i, seat] = slots[i - 1, seat]
-            play_game_nb(state, params, seed, g)
+            play_game_nb(state, params, seed, g, look)
             r = i if keep_rows else np.int64(b)        # the game's row of counters, or its block's
             winner[i] = state[WINNER]
             victory[i] = state[VICTORY]
@@ -77,7 +79,7 @@ def simulate_nb(initial_state, initial_params, lineup_kinds, lineup_params, rota
 
 
 @njit(cache=True, error_model="numpy")
-def trace_game_nb(initial_state, initial_params, lineup_kinds, lineup_params, rotate, seed, game, trace_rows):
+def trace_game_nb(initial_state, initial_params, lineup_kinds, lineup_params, rotate, seed, game, trace_rows, look):
     """Play one game with a trace buffer, seated as ``simulate_nb`` seats it; returns the final state array (trace
     rows after layout.TRACE)."""
     state = np.zeros(initial_state.shape[0] + 5 * trace_rows, np.int64)
@@ -85,7 +87,7 @@ def trace_game_nb(initial_state, initial_params, lineup_kinds, lineup_params, ro
     params = initial_params.copy()
     slots = np.zeros(lineup_kinds.shape[0], np.int64)
     seat_lineup_nb(state, params, lineup_kinds, lineup_params, rotate, game, slots)
-    play_game_nb(state, params, seed, game)
+    play_game_nb(state, params, seed, game, look)
     return state
 
 
@@ -95,5 +97,5 @@ def trace_game(compiled, seed: int, game: int, max_rows: int = 200_000) -> tuple
     player, a, b, c), final state array)."""
     initial_state, initial_params, kinds, params, rotate = compiled
     state = trace_game_nb(initial_state, initial_params, np.asarray(kinds, np.int64), np.asarray(params, np.float64),
-                          bool(rotate), np.uint64(seed), int(game), max_rows)
+                          bool(rotate), np.uint64(seed), int(game), max_rows, lookahead_flag(kinds, LOOKAHEAD))
     return read_trace(state, TRACE, M_TRACE, max_rows), state

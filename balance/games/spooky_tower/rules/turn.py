@@ -1,13 +1,14 @@
-"""Gameplay Overview: one turn (roll, maybe reroll, take or flip, the Park, extra turns) in three parts, and the game
-played on from a turn with every seat on a base strategy (``game`` plays whole games, lookahead seats included)."""
+"""Gameplay Overview: one turn (roll, maybe reroll, take or flip, the Park, extra turns) in three parts, and the turn
+loop (``game`` plays whole games, a lookahead seat's turns searched)."""
 from __future__ import annotations
 
 from ....core.jit import rules_jit, rules_jit_inline
 from .. import enums
 from .. import strategies
-from ..layout import (ACTIVE_SEAT, CLUES_GAINED, EXTRA_TURNS, EXTRA_TURNS_GAINED, EXTRA_TURNS_OWED, MAX_TURNS, M_STACK,
-                      N_PARK_CARDS, N_PLAYERS, PARK_GHOSTS, PARK_REQ, PARK_TOP, ROUND, STUCK_WITH_TOKEN, TOWN_N, TURN,
-                      WINNER, at, hand_n_at, legal_at, pl_at, stack_at)
+from ..layout import (ACTIVE_SEAT, CLUES_GAINED, EXTRA_TURNS, EXTRA_TURNS_GAINED, EXTRA_TURNS_OWED, KINDS, MAX_TURNS,
+                      M_STACK, N_PARK_CARDS, N_PLAYERS, PARK_GHOSTS, PARK_REQ, PARK_TOP, ROUND, STUCK_WITH_TOKEN, TOWN_N,
+                      TURN, WINNER, at, hand_n_at, legal_at, pl_at, stack_at)
+from ..strategies.kinds import LOOKAHEAD
 from .effects import check_win_nb, flip_cards_nb, resolve_nb, take_card_nb
 from .setup import emit_nb, roll_nb
 
@@ -165,10 +166,26 @@ def next_turn_nb(state, p):
 
 
 @rules_jit
-def play_out_nb(state, params, p, extra):
-    """The game from seat p's turn on, every seat on a base strategy (a lookahead's playouts; see ``game``)."""
+def play_on_nb(state, params, p, extra, look):
+    """Gameplay Overview: turns from seat p's (an extra turn when `extra`), clockwise, extra turns first, until a win
+    or the turn cap; returns (-1, 0). Every seat plays its base strategy when `look` is None (the kernel without a
+    lookahead, and a lookahead's playouts); otherwise the loop stops before a lookahead seat's turn and returns
+    (that seat, extra), for ``game.play_game_nb`` to play the turn searched and call it again."""
     while not capped_nb(state):
+        if look is not None:
+            if state[at(KINDS, p)] == LOOKAHEAD:
+                return p, extra
         base_turn_nb(state, params, p, extra)
         if state[WINNER] >= 0:
-            return
+            break
         p, extra = next_turn_nb(state, p)
+    return -1, 0
+
+
+@rules_jit_inline
+def play_next_nb(state, params, p, look):
+    """After seat p's turn: the game played on from the next turn (``play_on_nb``), unless it is won."""
+    if state[WINNER] >= 0:
+        return -1, 0
+    q, extra = next_turn_nb(state, p)
+    return play_on_nb(state, params, q, extra, look)
