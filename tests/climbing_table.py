@@ -9,7 +9,7 @@ from balance.games.climbing_tower import enums as E
 from balance.games.climbing_tower import layout as L
 from balance.games.climbing_tower import rules as K
 from balance.games.climbing_tower import strategies as S
-from balance.games.climbing_tower.rules import game, play, rounds, setup
+from balance.games.climbing_tower.rules import play, rounds, setup
 from balance.scenario import load_scenario
 
 SCRIPTED = S.SCRIPTED
@@ -124,7 +124,7 @@ class Table:
 
     # --- playing ----------------------------------------------------------------------------------------------
     def play_phase(self, start: int = 0) -> int:
-        return int(game.play_phase_nb(self.s, self.f, start))
+        return int(rounds.play_phase_nb(self.s, self.f, start))
 
     def end_play(self) -> None:
         play.end_play_nb(self.s)
@@ -139,4 +139,4 @@ class Table:
         next_round_nb(self.s)
 
     def play_on(self) -> None:
-        game.play_on_nb(self.s, self.f)
+        rounds.play_on_nb(self.s, self.f, -1, None)

@@ -72,7 +72,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     ``counter_rows=False``: the card counters only summed, the per-game ``cards`` left empty
     (``kernel_common.counter_sums``)."""
     import numpy as np
-    from ..kernel_common import chunk_arrays, counter_sums
+    from ..kernel_common import chunk_arrays, counter_sums, lookahead_flag
     from . import layout
     from .rules import simulate_nb
 
@@ -93,7 +93,8 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     simulate_nb(initial_state, initial_params, kinds, params, bool(rotate), np.uint64(seed), game0, n_games, n_blocks,
                 out["winner"], out["win_mask"], out["victory"], out["turns"], out["rounds"], out["seat_strategy"],
                 out["final"], out["skills"], out["team"], out["tower"], out["boss_side"], out["draws"],
-                *counter_sums(out, n_blocks, "cards", rows=counter_rows), bool(counter_rows))
+                *counter_sums(out, n_blocks, "cards", rows=counter_rows), bool(counter_rows),
+                lookahead_flag(kinds, STRATEGIES["lookahead"].kind))
     return out
 
 

@@ -242,6 +242,7 @@ M_CHOICE_I = _region(1)
 M_DEAL_N = _region(1)
 M_DEAL_I = _region(1)
 M_TRACE = _region(1)
+M_SEARCHED = _region(1)            # decisions a lookahead seat searched this game (rules.lookahead)
 # --- the lookahead's scratch (rules.lookahead): the state a playout starts from, and the cards it re-deals ---------
 SAVED_LO = CHOICE_SCRIPT - SC      # saved: SC .. the scripts (every word a game changes), and the script and trace
 SAVED_HI = M_TRACE + 1 - M_CHOICE_N    # counters; the scripts themselves are read only

@@ -22,7 +22,7 @@ from balance.games.climbing_tower.compile import compile_rules
 from balance.games.climbing_tower.components import ClimbingTowerComponents, ClimbingTowerRules
 from balance.games.climbing_tower.rules.lookahead import choice_nb, search_nb
 from balance.games.climbing_tower.rules.rounds import (act_nb, base_choice_nb, begin_turn_nb, end_round_nb,
-                                                       hands_left_nb, play_out_nb, base_turns_nb, start_round_nb)
+                                                       hands_left_nb, play_on_nb, start_round_nb)
 from balance.games.climbing_tower.rules.setup import reset_nb
 
 CLIMBER, FARMER = STRATEGIES["climber"].kind, STRATEGIES["skeleton_farmer"].kind
@@ -155,9 +155,7 @@ def test_hidden_order_changes_the_games_but_not_the_decision(points):
         ends = []
         for s in (pos[0], t[0]):
             a, fa = s.copy(), pos[1].copy()
-            won = base_turns_nb(a, fa, pos[2])
-            if not end_round_nb(a, fa, won, a[L.START_PLAYER]):
-                play_out_nb(a, fa)
+            play_on_nb(a, fa, pos[2], None)
             ends.append((a[L.WINNER], a[L.TURN], a[L.ROUND]))
         differ += ends[0] != ends[1]
         assert decide(pos) == decide(t)
@@ -196,6 +194,8 @@ def test_the_search_leaves_the_state_as_it_was_but_one_stream_word(points):
         counter = int(L.stream_at(1 + p)) + 1
         assert a[counter] == before[counter] + 1
         a[counter:counter + 2] = before[counter:counter + 2]
+        assert a[L.M_SEARCHED] == before[L.M_SEARCHED] + 1           # one searched decision counted
+        a[L.M_SEARCHED] = before[L.M_SEARCHED]
         live = np.r_[L.OPT:L.SAVE]
         assert np.array_equal(a[live], before[live])
         assert np.array_equal(fa[:L.F_SAVE], fbefore[:L.F_SAVE])

@@ -3,12 +3,11 @@ taken.
 
 At a turn of a lookahead seat with more than one legal row, every row is tried ``playouts`` times. A playout starts
 from the state as it is (saved once in ``layout.SAVE`` and restored after each playout), re-deals what the seat
-cannot see, carries out the row and plays the game on with the game's own rules (``rounds.base_turns_nb`` to the
-end of the play phase, ``rounds.end_round_nb``, then ``rounds.play_out_nb``), both seats on the base strategy with
-its default parameters. The row whose playouts the team wins most often is taken; of equals, the base strategy's own
-choice (tried first: once all its playouts win, no row can beat it and the others are not tried), then the first
-row in the order ``rules.play.legal_nb`` offers them. A row stops being played out once it can no longer beat the
-best so far (the same decision, sooner). Swords and the build phase are the base strategy's: a lookahead seat *is* its
+cannot see, carries out the row and plays the game on with the game's own rules (``rounds.act_on_nb`` with ``look``
+None: playouts never search), both seats on the base strategy with its default parameters. The row whose playouts
+the team wins most often is taken; of equals, the base strategy's own choice (tried first: once all its playouts
+win, no row can beat it and the others are not tried), then the first row in the order ``rules.play.legal_nb``
+offers them. A row stops being played out once it can no longer beat the best so far (the same decision, sooner). Swords and the build phase are the base strategy's: a lookahead seat *is* its
 base strategy (kind and parameters, set by :func:`seat_nb`) with ``LOOK`` playouts per turn decision.
 
 What the seat cannot see, and a playout re-deals (:func:`redeal_nb`), is what its view (``strategies.fill_view_nb``)
@@ -30,10 +29,9 @@ from ....core.rng import PURPOSE_SHUFFLE, PURPOSE_STRATEGY, flat_init_nb, flat_s
 from .. import enums
 from .. import strategies
 from ..layout import (DEAL, DECK, DECK_SIZE, DRAW_PILE_TOP, F_BASE, F_SAVE, KINDS, LOC, LOOK, M_CHOICE_N, M_DEAL_I,
-                      M_DEAL_N, N_BASE_KINDS, N_CARDS, N_PARAMS, OWNED, PILE_NEXT, PL_DOWN, PL_HAND_N, SAVE,
-                      SAVED_HI, SAVED_LO, SC, START_PLAYER, VIEW_TALK, WINNER, at, hand_at, param_at, pile_at, pl_at,
-                      stream_at)
-from .rounds import act_nb, base_choice_nb, base_turns_nb, end_round_nb, play_out_nb
+                      M_DEAL_N, M_SEARCHED, N_BASE_KINDS, N_CARDS, N_PARAMS, OWNED, PILE_NEXT, PL_DOWN, PL_HAND_N, SAVE,
+                      SAVED_HI, SAVED_LO, SC, VIEW_TALK, WINNER, at, hand_at, param_at, pile_at, pl_at, stream_at)
+from .rounds import act_on_nb, base_choice_nb
 from .setup import SHUFFLE
 
 
@@ -146,11 +144,7 @@ def playout_nb(state, params, p, n, i, key, j, base):
         flat_init_nb(state, stream_at(1 + q), key, j, PURPOSE_STRATEGY + q)
     state[M_DEAL_I] = state[M_DEAL_N]          # scripted deals (rule tests) are the real game's, not foreseen
     redeal_nb(state, p)
-    won = act_nb(state, params, p, n, i)
-    if not won:
-        won = base_turns_nb(state, params, 1 - p)
-    if not end_round_nb(state, params, won, state[START_PLAYER]):
-        play_out_nb(state, params)
+    act_on_nb(state, params, p, n, i, None)
 
 
 @rules_jit_flat
@@ -182,6 +176,7 @@ def search_nb(state, params, p, n, playouts, base, first):
             if wins > best_wins:
                 best_wins = wins
                 best = i
+    state[M_SEARCHED] += 1
     return best
 
 

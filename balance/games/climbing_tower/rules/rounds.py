@@ -1,14 +1,15 @@
 """Climbing Tower's rounds (rulebook, Flow of play): set-up, then rounds up to the round limit, each a play phase
 (``play``), a build phase and a next-round phase (``build``); the game ends the moment the BOSS falls (the team wins)
-or after the last round's play phase (the team loses). A round is split (start, turns, end) so that a lookahead's
-playout can take one action and play on with the same rules; ``game`` plays whole games, lookahead seats included."""
+or after the last round's play phase (the team loses). The game is played on from a turn (``play_on_nb``), so that
+``game`` can stop it at a lookahead seat's turn decision and a lookahead's playout can take one action and play on
+with the same rules."""
 from __future__ import annotations
 
 from ....core.jit import rules_jit_flat
 from .. import enums
 from .. import strategies
-from ..layout import (BLOCKED_SEAT, CC_IN_DECK_END, DECK_SIZE, FN_FLOOR, FREE_PLAY_USED, OPTION_START_PLAYER, OWNED,
-                      PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS, ROUND, ROUND_LIMIT, START_PLAYER,
+from ..layout import (BLOCKED_SEAT, CC_IN_DECK_END, DECK_SIZE, FN_FLOOR, FREE_PLAY_USED, LOOK, OPTION_START_PLAYER,
+                      OWNED, PL_DOWN, PL_FLOOR, PL_HAND_N, PL_OFFERED, PL_REDRAWS, ROUND, ROUND_LIMIT, START_PLAYER,
                       TEAM_DECK_END, TOP_CARD, at, cc_at, final_at, pl_at)
 from .build import build_one_nb, build_options_nb, build_row_nb, next_round_nb, return_cards_nb, skill_gold_nb
 from .play import apply_nb, blocked_nb, deal_nb, end_game_nb, end_play_nb, legal_nb, pass_nb, turn_row_nb
@@ -78,17 +79,29 @@ def act_nb(state, params, p, n, i):
 
 
 @rules_jit_flat
-def base_turns_nb(state, params, p):
-    """The play phase on from seat p's turn, every seat on its strategy with no search (a lookahead's playouts;
-    ``game.turns_nb`` plays the real game's turns). Returns 1 when the BOSS falls."""
+def turns_nb(state, params, p, look):
+    """1. Play phase, its turns: they alternate from seat p until both hands are empty or a player holding cards
+    cannot act. Returns (1 when the BOSS falls, else 0; -1, 0), or, with `look` (``game``), (0; a lookahead seat, its
+    n legal rows) at that seat's turn with a choice, which is then the caller's to take."""
     while hands_left_nb(state):
         n = begin_turn_nb(state, p)
         if n < 0:
-            return 0
-        if n > 0 and act_nb(state, params, p, n, base_choice_nb(state, params, p, n)):
-            return 1
+            return 0, -1, 0
+        if n > 0:
+            if look is not None:
+                if state[at(LOOK, p)] > 0 and n > 1:
+                    return 0, p, n
+            if act_nb(state, params, p, n, base_choice_nb(state, params, p, n)):
+                return 1, -1, 0
         p = 1 - p
-    return 0
+    return 0, -1, 0
+
+
+@rules_jit_flat
+def play_phase_nb(state, params, start):
+    """1. Play phase: deal, then turns alternate from the start player. Returns 1 when the BOSS falls."""
+    open_play_nb(state, start)
+    return turns_nb(state, params, start, None)[0]
 
 
 @rules_jit_flat
@@ -127,14 +140,31 @@ def build_phase_nb(state, params, builder):
 
 
 @rules_jit_flat
-def play_out_nb(state, params):
-    """The game from the next round on, every seat on its strategy with no search (a lookahead's playouts;
-    ``game.play_on_nb`` plays the real game). Rounds go on until the BOSS falls or the round limit."""
-    while state[ROUND] < state[ROUND_LIMIT]:
-        start = start_round_nb(state)
-        if end_round_nb(state, params, base_turns_nb(state, params, start), start):
-            return
-    finish_nb(state, 0)
+def play_on_nb(state, params, p, look):
+    """The game on from seat p's turn in this round's play phase (p < 0: from the next round), rounds following
+    until the BOSS falls or the round limit; returns (-1, 0). With `look` (``game``) it stops instead at a lookahead
+    seat's turn with a choice and returns (that seat, its n legal rows at ``CAND``)."""
+    while True:
+        if p < 0:
+            if state[ROUND] >= state[ROUND_LIMIT]:
+                finish_nb(state, 0)
+                return -1, 0
+            p = start_round_nb(state)
+        won, q, n = turns_nb(state, params, p, look)
+        if q >= 0:
+            return q, n
+        if end_round_nb(state, params, won, state[START_PLAYER]):
+            return -1, 0
+        p = -1
+
+
+@rules_jit_flat
+def act_on_nb(state, params, p, n, i, look):
+    """Row i of seat p's n legal rows carried out, then the game played on (``play_on_nb``, with `look`)."""
+    if act_nb(state, params, p, n, i):
+        end_round_nb(state, params, 1, state[START_PLAYER])
+        return -1, 0
+    return play_on_nb(state, params, 1 - p, look)
 
 
 @rules_jit_flat

@@ -10,10 +10,10 @@ from ...kernel_common import emit_at_nb
 from .. import enums
 from ..layout import (BOSS_IN_PLAY, BOSS_ROW, BOSS_SIDE, CAND, CCNT, CF_COLOUR, CF_LEVEL, DECK_SIZE, FINAL,
                       FIRST_PILE_COLOUR, FIRST_PLAYER_SIDE, FIXED_TOWER, FIXED_TOWER_CARDS, FLOOR_HI, FLOOR_LO, HIT,
-                      LOC, MAX_POS, MAX_SLOTS, MISSING, M_TRACE, N_CARDS, N_CC, N_FINAL, N_FLOORS, N_PL, N_POSITIONS,
-                      N_SC, N_SK, N_SKILLS, N_SLOTS, N_TEAM, N_TOWER_CARDS, ON_FLOOR, OPTION_BOSS_SIDE, OWNED,
-                      PILE_NEXT, PILE_SIZE, PL, PL_DOWN, PL_FLOOR, PL_SIDE, POS_FLIPPED, POS_PLACED, POS_SLOT0, POS_TC,
-                      SC, SKCNT, SLOT_FLOOR, SLOT_POS, STANDING, STARTING_LEVEL2, SUPPLY, SUPPLY_TOKENS, TEAM,
+                      LOC, MAX_POS, MAX_SLOTS, MISSING, M_SEARCHED, M_TRACE, N_CARDS, N_CC, N_FINAL, N_FLOORS, N_PL,
+                      N_POSITIONS, N_SC, N_SK, N_SKILLS, N_SLOTS, N_TEAM, N_TOWER_CARDS, ON_FLOOR, OPTION_BOSS_SIDE,
+                      OWNED, PILE_NEXT, PILE_SIZE, PL, PL_DOWN, PL_FLOOR, PL_SIDE, POS_FLIPPED, POS_PLACED, POS_SLOT0,
+                      POS_TC, SC, SKCNT, SLOT_FLOOR, SLOT_POS, STANDING, STARTING_LEVEL2, SUPPLY, SUPPLY_TOKENS, TEAM,
                       TF_N_FLOORS, TOKENS, TOP_CARD, TOWERS_LABELLED, TOWER_HEIGHT, TOWER_LABEL, TRACE, WINNER, at,
                       card_at, missing_at, pile_at, pl_at, standing_at, stream_at, tc_at, tf_at)
 
@@ -43,6 +43,7 @@ def reset_nb(state, seed, game):
     state[SKCNT:SKCNT + N_SKILLS * N_SK] = 0
     state[TEAM:TEAM + N_TEAM] = 0
     state[M_TRACE] = 0
+    state[M_SEARCHED] = 0
     state[WINNER] = -1
     state[TOP_CARD] = -1
     state[SUPPLY_TOKENS] = TOKENS

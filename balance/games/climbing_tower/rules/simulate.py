@@ -8,7 +8,7 @@ from numba import njit, prange
 
 from ....core.jit import rules_jit_flat
 from ...driver import read_trace
-from ...kernel_common import add_counter_sums_nb, load_script
+from ...kernel_common import add_counter_sums_nb, load_script, lookahead_flag
 from ..layout import (BOSS_SIDE, CCNT, CHOICE_SCRIPT, DEAL_SCRIPT, KINDS, LOOK, M_CHOICE_I, M_CHOICE_N, M_DEAL_I,
                       M_DEAL_N, M_TRACE, N_CARDS, N_CC, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, ROUND, TEAM,
                       TOWER_LABEL, TRACE, TURN, VICTORY, WINNER, at, final_at, param_at, sk_at, stream_at)
@@ -18,18 +18,19 @@ from .lookahead import seat_nb
 
 
 @rules_jit_flat
-def seat_lineup_nb(state, params, lineup_kinds, lineup_params, rotate, game, slots):
-    """Seat s plays lineup slot (s + game) mod 2 when seats rotate, slot s otherwise (a lookahead seat: its base
-    strategy, searching its turns, ``lookahead.seat_nb``)."""
+def seat_lineup_nb(state, params, lineup_kinds, lineup_params, rotate, game, slots, look):
+    """Seat s plays lineup slot (s + game) mod 2 when seats rotate, slot s otherwise (with `look`, ``game``: a
+    lookahead seat plays its base strategy, searching its turns, ``lookahead.seat_nb``)."""
     for seat in range(2):
         k = (seat + game) % 2 if rotate else seat
         slots[seat] = k
         state[at(KINDS, seat)] = lineup_kinds[k]
-        state[at(LOOK, seat)] = 0
         for j in range(N_PARAMS):
             params[param_at(seat, j)] = lineup_params[k, j]
-        if lineup_kinds[k] == strategies.LOOKAHEAD:
-            seat_nb(state, params, seat)
+        if look is not None:
+            state[at(LOOK, seat)] = 0
+            if lineup_kinds[k] == strategies.LOOKAHEAD:
+                seat_nb(state, params, seat)
 
 
 @rules_jit_flat
@@ -43,12 +44,13 @@ def draws_nb(state):
 @njit(cache=True, parallel=True)
 def simulate_nb(initial_state, initial_params, lineup_kinds, lineup_params, rotate, seed, game0, n_games, n_blocks,
                 winner, win_mask, victory, turns, rounds, slots, final, skills, team, tower, boss_side, draws,
-                card_rows, card_sums, keep_rows):
+                card_rows, card_sums, keep_rows, look):
     """Play games game0 .. game0+n_games-1 into the per-game output arrays, in `n_blocks` parallel blocks (each game
     draws only from its own streams, so the outputs do not depend on the split), and each block's card counters
     summed into ``card_sums`` (``card_rows``: the chunk's card counters, [games, 1, cards, N_CC], flattened; see
     kernel_common.add_counter_sums_nb); without ``keep_rows``, ``card_rows`` has a row per block, each game's written
-    over its block's row (kernel_common.counter_sums)."""
+    over its block's row (kernel_common.counter_sums). ``look``: None, or True when a seat plays the lookahead
+    (``game``; ``kernel_common.lookahead_flag``)."""
     per_block = (n_games + n_blocks - 1) // n_blocks
     n_cards = initial_state[N_CARDS]
     for b in prange(n_blocks):
@@ -56,8 +58,8 @@ def simulate_nb(initial_state, initial_params, lineup_kinds, lineup_params, rota
         params = initial_params.copy()
         for i in range(b * per_block, min(n_games, (b + 1) * per_block)):
             g = game0 + i
-            seat_lineup_nb(state, params, lineup_kinds, lineup_params, rotate, g, slots[i])
-            play_game_nb(state, params, seed, g)
+            seat_lineup_nb(state, params, lineup_kinds, lineup_params, rotate, g, slots[i], look)
+            play_game_nb(state, params, seed, g, look)
             won = state[WINNER] == 0
             winner[i] = state[WINNER]
             win_mask[i] = 3 if won else 0
@@ -85,15 +87,15 @@ def simulate_nb(initial_state, initial_params, lineup_kinds, lineup_params, rota
 
 
 @njit(cache=True, error_model="numpy")
-def trace_game_nb(initial_state, initial_params, lineup_kinds, lineup_params, rotate, seed, game, trace_rows):
+def trace_game_nb(initial_state, initial_params, lineup_kinds, lineup_params, rotate, seed, game, trace_rows, look):
     """Play game `game` with a trace buffer, its seats taken as the batch kernel takes them (:func:`seat_lineup_nb`);
     returns the final state array (trace rows after layout.TRACE)."""
     state = np.zeros(initial_state.shape[0] + 5 * trace_rows, np.int64)
     state[:initial_state.shape[0]] = initial_state
     params = initial_params.copy()
     slots = np.zeros(2, np.int64)
-    seat_lineup_nb(state, params, lineup_kinds, lineup_params, rotate, game, slots)
-    play_game_nb(state, params, seed, game)
+    seat_lineup_nb(state, params, lineup_kinds, lineup_params, rotate, game, slots, look)
+    play_game_nb(state, params, seed, game, look)
     return state
 
 
@@ -117,7 +119,7 @@ def trace_game(compiled, seed: int, game: int, max_rows: int = 200_000) -> tuple
     initial_state, initial_params, lineup_kinds, lineup_params, rotate = compiled
     state = trace_game_nb(initial_state, initial_params, np.ascontiguousarray(lineup_kinds, np.int64),
                           np.ascontiguousarray(lineup_params, np.float64), bool(rotate), np.uint64(seed), int(game),
-                          max_rows)
+                          max_rows, lookahead_flag(lineup_kinds, strategies.LOOKAHEAD))
     return read_trace(state, TRACE, M_TRACE, max_rows), state
 
 
