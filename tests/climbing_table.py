@@ -124,7 +124,7 @@ class Table:
 
     # --- playing ----------------------------------------------------------------------------------------------
     def play_phase(self, start: int = 0) -> int:
-        return int(rounds.play_phase_nb(self.s, self.f, start))
+        return int(rounds.play_phase_nb(self.s, self.f, start, None))
 
     def end_play(self) -> None:
         play.end_play_nb(self.s)
@@ -139,4 +139,4 @@ class Table:
         next_round_nb(self.s)
 
     def play_on(self) -> None:
-        rounds.play_on_nb(self.s, self.f, -1, None)
+        rounds.play_on_nb(self.s, self.f, None)

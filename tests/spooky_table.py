@@ -104,7 +104,7 @@ class Table:
         """Play one turn of seat p with these dice and decisions; returns the events of that turn."""
         K.script_dice(self.s, dice)
         K.script_choices(self.s, choices)
-        K.base_turn_nb(self.s, self.f, p, extra)
+        K.play_turn_nb(self.s, self.f, p, extra)
         assert self.s[L.M_DICE_I] == len(dice), "scripted dice left over"
         assert self.s[L.M_CHOICE_I] == len(choices), "scripted decisions left over"
         ev = self.events()[self.seen:]

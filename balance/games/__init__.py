@@ -120,6 +120,18 @@ class Contrast:
 
 
 @dataclass(frozen=True)
+class LookaheadSpec:
+    """A strategy that decides by playing its options out (a lookahead), whose search is compiled only into the
+    kernel of a lineup that seats it. ``balance bench`` seats it and reports how many of its decisions the kernel
+    searches a second (``balance.cli.bench_lookahead``)."""
+
+    strategy: str                           # its name in GameSpec.strategies
+    searched: Callable[[Any, int, int], int] = field(repr=False)
+    #   (compiled scenario, seed, game) -> the decisions its seats searched in that game, played by the kernel on
+    #   one thread (a counter the search keeps in the game's state)
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """What a game declares to the shared layers (runner, statistics, reports, CLI)."""
 
@@ -180,6 +192,7 @@ class GameSpec:
     remove_items: Callable[[Any], tuple[str, list[tuple[str, dict]]]] | None = field(default=None, repr=False)
     #   Scenario -> (what an item is, [(label, {--set key: value}) per item]): the overrides that take each card or
     #   item's effect out of the game (replaced by an empty one), for the causal per-card values of `balance cards`
+    lookahead: LookaheadSpec | None = None        # a strategy that searches by playing out (`balance bench`)
 
 
 def lazy(module: str, name: str) -> Callable:

@@ -1,7 +1,7 @@
 """Spooky Tower (Repos Production, 2026): roll two dice, take or flip Building cards, 5 ghosts or 3 fragments win."""
 from __future__ import annotations
 
-from .. import GameSpec, ParamSpec, StrategySpec, lazy
+from .. import GameSpec, LookaheadSpec, ParamSpec, StrategySpec, lazy
 from . import enums
 from .components import SpookyTowerComponents, SpookyTowerRules
 
@@ -132,6 +132,7 @@ def assumptions(scenario) -> list[tuple[str, str, str]]:
 _reference = lazy("balance.games.spooky_tower.reference", "play_scenario")
 _narrate_text = lazy("balance.games.spooky_tower.narrate", "narrate_text")
 _narrate_jsonl = lazy("balance.games.spooky_tower.narrate", "narrate_jsonl")
+_searched = lazy("balance.games.spooky_tower.rules.simulate", "searched_decisions")
 
 
 def _replay(scenario, seed: int | None = None, game: int = 0):
@@ -159,4 +160,5 @@ SPEC = GameSpec(
     item_name="value", item_labels=tuple(range(1, enums.N_VALUES)), compile_scenario=compile_scenario,
     run_chunk=run_chunk, default_scenario=default_scenario, assumptions=assumptions, reference=_reference,
     replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl, remove_items=remove_items,
+    lookahead=LookaheadSpec("lookahead", _searched),
 )

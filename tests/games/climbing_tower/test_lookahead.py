@@ -22,7 +22,7 @@ from balance.games.climbing_tower.compile import compile_rules
 from balance.games.climbing_tower.components import ClimbingTowerComponents, ClimbingTowerRules
 from balance.games.climbing_tower.rules.lookahead import choice_nb, search_nb
 from balance.games.climbing_tower.rules.rounds import (act_nb, base_choice_nb, begin_turn_nb, end_round_nb,
-                                                       hands_left_nb, play_on_nb, start_round_nb)
+                                                       hands_left_nb, open_play_nb, play_from_nb, start_round_nb)
 from balance.games.climbing_tower.rules.setup import reset_nb
 
 CLIMBER, FARMER = STRATEGIES["climber"].kind, STRATEGIES["skeleton_farmer"].kind
@@ -47,6 +47,7 @@ def positions(n: int, seed: int = 5, rules=None):
         s, f = s0.copy(), f0.copy()
         reset_nb(s, np.uint64(seed), g)
         start = start_round_nb(s)
+        open_play_nb(s, start)
         p = start
         over = False
         for _ in range(3 + (g * 7) % 90):
@@ -56,6 +57,7 @@ def positions(n: int, seed: int = 5, rules=None):
                     over = True
                     break
                 start = start_round_nb(s)
+                open_play_nb(s, start)
                 p = start
                 continue
             if n_rows > 0 and act_nb(s, f, p, n_rows, base_choice_nb(s, f, p, n_rows)):
@@ -155,7 +157,7 @@ def test_hidden_order_changes_the_games_but_not_the_decision(points):
         ends = []
         for s in (pos[0], t[0]):
             a, fa = s.copy(), pos[1].copy()
-            play_on_nb(a, fa, pos[2], None)
+            play_from_nb(a, fa, pos[2], None)
             ends.append((a[L.WINNER], a[L.TURN], a[L.ROUND]))
         differ += ends[0] != ends[1]
         assert decide(pos) == decide(t)

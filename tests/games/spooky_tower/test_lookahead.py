@@ -19,7 +19,7 @@ from balance.games.spooky_tower import layout as L
 from balance.games.spooky_tower.compile import compile_rules
 from balance.games.spooky_tower.components import SpookyTowerComponents, SpookyTowerRules
 from balance.games.spooky_tower.rules import LOC_TOWN, reset_nb, search_nb
-from balance.games.spooky_tower.rules.turn import base_turn_nb, begin_turn_nb, next_turn_nb, play_on_nb
+from balance.games.spooky_tower.rules.turn import play_turn_nb, begin_turn_nb, next_turn_nb, play_on_nb
 
 PLAYERS = 3
 GHOST_HUNTER, CLOCK_RUSHER = STRATEGIES["ghost_hunter"].kind, STRATEGIES["clock_rusher"].kind
@@ -44,7 +44,7 @@ def positions(n: int, seed: int = 5):
         reset_nb(s, np.uint64(seed), g)
         p, extra = 0, 0
         for _ in range(2 + (g * 7) % 40):
-            base_turn_nb(s, f, p, extra)
+            play_turn_nb(s, f, p, extra)
             if s[L.WINNER] >= 0:
                 break
             p, extra = next_turn_nb(s, p)

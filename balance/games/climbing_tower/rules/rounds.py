@@ -1,8 +1,8 @@
 """Climbing Tower's rounds (rulebook, Flow of play): set-up, then rounds up to the round limit, each a play phase
 (``play``), a build phase and a next-round phase (``build``); the game ends the moment the BOSS falls (the team wins)
-or after the last round's play phase (the team loses). The game is played on from a turn (``play_on_nb``), so that
-``game`` can stop it at a lookahead seat's turn decision and a lookahead's playout can take one action and play on
-with the same rules."""
+or after the last round's play phase (the team loses). The game can also be played on from a turn
+(``play_from_nb``), so that ``game`` can stop the rounds at a lookahead seat's turn decision and go on after it, and a
+lookahead's playout can take one action and play on with the same rules."""
 from __future__ import annotations
 
 from ....core.jit import rules_jit_flat
@@ -18,14 +18,13 @@ from .setup import emit_nb
 
 @rules_jit_flat
 def start_round_nb(state):
-    """The next round begins (the start player alternates from the first player, or is always the first, by
-    option), and its play phase is dealt. Returns the start player."""
+    """The next round begins: the start player alternates from the first player, or is always the first, by
+    option. Returns the start player."""
     r = state[ROUND] + 1
     state[ROUND] = r
     start = (r - 1) % 2 if state[OPTION_START_PLAYER] == enums.START_ALTERNATE else 0
     state[START_PLAYER] = start
     emit_nb(state, enums.EV_ROUND, start, r, state[DECK_SIZE], 0)
-    open_play_nb(state, start)
     return start
 
 
@@ -81,27 +80,27 @@ def act_nb(state, params, p, n, i):
 @rules_jit_flat
 def turns_nb(state, params, p, look):
     """1. Play phase, its turns: they alternate from seat p until both hands are empty or a player holding cards
-    cannot act. Returns (1 when the BOSS falls, else 0; -1, 0), or, with `look` (``game``), (0; a lookahead seat, its
-    n legal rows) at that seat's turn with a choice, which is then the caller's to take."""
+    cannot act. Returns 1 when the BOSS falls, else 0; with `look` (``game``), 2 + q at the turn of a lookahead seat
+    q with a choice (its legal rows at ``CAND``), which is then the caller's to take."""
     while hands_left_nb(state):
         n = begin_turn_nb(state, p)
         if n < 0:
-            return 0, -1, 0
+            return 0
         if n > 0:
             if look is not None:
                 if state[at(LOOK, p)] > 0 and n > 1:
-                    return 0, p, n
+                    return 2 + p
             if act_nb(state, params, p, n, base_choice_nb(state, params, p, n)):
-                return 1, -1, 0
+                return 1
         p = 1 - p
-    return 0, -1, 0
+    return 0
 
 
 @rules_jit_flat
-def play_phase_nb(state, params, start):
-    """1. Play phase: deal, then turns alternate from the start player. Returns 1 when the BOSS falls."""
+def play_phase_nb(state, params, start, look):
+    """1. Play phase: deal, then turns alternate from the start player (``turns_nb``: what it returns)."""
     open_play_nb(state, start)
-    return turns_nb(state, params, start, None)[0]
+    return turns_nb(state, params, start, look)
 
 
 @rules_jit_flat
@@ -140,31 +139,40 @@ def build_phase_nb(state, params, builder):
 
 
 @rules_jit_flat
-def play_on_nb(state, params, p, look):
-    """The game on from seat p's turn in this round's play phase (p < 0: from the next round), rounds following
-    until the BOSS falls or the round limit; returns (-1, 0). With `look` (``game``) it stops instead at a lookahead
-    seat's turn with a choice and returns (that seat, its n legal rows at ``CAND``)."""
-    while True:
-        if p < 0:
-            if state[ROUND] >= state[ROUND_LIMIT]:
-                finish_nb(state, 0)
-                return -1, 0
-            p = start_round_nb(state)
-        won, q, n = turns_nb(state, params, p, look)
-        if q >= 0:
-            return q, n
-        if end_round_nb(state, params, won, state[START_PLAYER]):
-            return -1, 0
-        p = -1
+def play_on_nb(state, params, look):
+    """Rounds from the next one until the BOSS falls or the round limit; returns -1. With `look` (``game``) they
+    stop instead at a lookahead seat's turn with a choice and return that seat (its legal rows at ``CAND``)."""
+    while state[ROUND] < state[ROUND_LIMIT]:
+        start = start_round_nb(state)
+        won = play_phase_nb(state, params, start, look)
+        if won > 1:
+            return won - 2
+        if end_round_nb(state, params, won, start):
+            return -1
+    finish_nb(state, 0)
+    return -1
+
+
+@rules_jit_flat
+def play_from_nb(state, params, p, look):
+    """The game on from seat p's turn in this round's play phase: its turns, the rest of the round, then the next
+    rounds (``play_on_nb``: what it returns)."""
+    won = turns_nb(state, params, p, look)
+    if won > 1:
+        return won - 2
+    if end_round_nb(state, params, won, state[START_PLAYER]):
+        return -1
+    return play_on_nb(state, params, look)
 
 
 @rules_jit_flat
 def act_on_nb(state, params, p, n, i, look):
-    """Row i of seat p's n legal rows carried out, then the game played on (``play_on_nb``, with `look`)."""
+    """Row i of seat p's n legal rows carried out, then the game played on from the partner's turn
+    (``play_from_nb``, with `look`)."""
     if act_nb(state, params, p, n, i):
         end_round_nb(state, params, 1, state[START_PLAYER])
-        return -1, 0
-    return play_on_nb(state, params, 1 - p, look)
+        return -1
+    return play_from_nb(state, params, 1 - p, look)
 
 
 @rules_jit_flat

@@ -10,8 +10,8 @@ from ....core.jit import rules_jit_flat
 from ...driver import read_trace
 from ...kernel_common import add_counter_sums_nb, load_script, lookahead_flag
 from ..layout import (BOSS_SIDE, CCNT, CHOICE_SCRIPT, DEAL_SCRIPT, KINDS, LOOK, M_CHOICE_I, M_CHOICE_N, M_DEAL_I,
-                      M_DEAL_N, M_TRACE, N_CARDS, N_CC, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, ROUND, TEAM,
-                      TOWER_LABEL, TRACE, TURN, VICTORY, WINNER, at, final_at, param_at, sk_at, stream_at)
+                      M_DEAL_N, M_SEARCHED, M_TRACE, N_CARDS, N_CC, N_FINAL, N_PARAMS, N_SK, N_SKILLS, N_TEAM, ROUND,
+                      TEAM, TOWER_LABEL, TRACE, TURN, VICTORY, WINNER, at, final_at, param_at, sk_at, stream_at)
 from .. import strategies
 from .game import play_game_nb
 from .lookahead import seat_nb
@@ -123,3 +123,13 @@ def trace_game(compiled, seed: int, game: int, max_rows: int = 200_000) -> tuple
     return read_trace(state, TRACE, M_TRACE, max_rows), state
 
 
+
+
+def searched_decisions(compiled, seed: int, game: int) -> int:
+    """Decisions the lookahead seats searched in game `game` of run `seed` (``layout.M_SEARCHED``), played by the
+    one-game kernel with no room for trace rows (``GameSpec.lookahead``, for ``balance bench``)."""
+    initial_state, initial_params, kinds, params, rotate = compiled
+    state = trace_game_nb(initial_state, initial_params, np.ascontiguousarray(kinds, np.int64),
+                          np.ascontiguousarray(params, np.float64), bool(rotate), np.uint64(seed), int(game), 0,
+                          lookahead_flag(kinds, strategies.LOOKAHEAD))
+    return int(state[M_SEARCHED])

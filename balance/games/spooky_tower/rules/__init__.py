@@ -18,12 +18,12 @@ from .setup import LOC_KEPT, LOC_TOWN, LOC_TRUNK, emit_nb, reset_nb, roll_nb, sc
 from .game import play_game_nb
 from .lookahead import look_turn_nb, redeal_nb, search_nb
 from .simulate import draws_nb, seat_lineup_nb, simulate_nb, trace_game, trace_game_nb
-from .turn import base_turn_nb, clock_penalty_nb, go_to_park_nb, legal_actions_nb, play_next_nb, play_on_nb
+from .turn import clock_penalty_nb, go_to_park_nb, legal_actions_nb, play_next_nb, play_on_nb, play_turn_nb
 
 __all__ = [
-    "LOC_KEPT", "LOC_TOWN", "LOC_TRUNK", "base_turn_nb", "check_win_nb", "clock_penalty_nb", "clock_step_nb",
-    "draws_nb", "emit_nb", "flip_cards_nb", "go_to_park_nb", "grimoire_nb", "legal_actions_nb", "look_turn_nb",
-    "pet_effect_nb", "play_game_nb", "play_next_nb", "play_on_nb", "redeal_nb", "reset_nb", "resolve_nb", "roll_nb",
+    "LOC_KEPT", "LOC_TOWN", "LOC_TRUNK", "check_win_nb", "clock_penalty_nb", "clock_step_nb", "draws_nb", "emit_nb",
+    "flip_cards_nb", "go_to_park_nb", "grimoire_nb", "legal_actions_nb", "look_turn_nb", "pet_effect_nb",
+    "play_game_nb", "play_next_nb", "play_on_nb", "play_turn_nb", "redeal_nb", "reset_nb", "resolve_nb", "roll_nb",
     "script_choices", "script_dice", "search_nb", "seat_lineup_nb", "simulate_nb", "stack_town", "take_card_nb",
     "trace_game", "trace_game_nb",
 ]

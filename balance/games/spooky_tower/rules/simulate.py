@@ -8,8 +8,8 @@ from ....core.jit import rules_jit
 from ...driver import read_trace
 from ...kernel_common import add_counter_sums_nb, lookahead_flag
 from .. import enums
-from ..layout import (KINDS, M_TRACE, N_PARAMS, ROUND, TRACE, TURN, VICTORY, WINNER, at, cnt_at, param_at, pl_at,
-                      stream_at)
+from ..layout import (KINDS, M_SEARCHED, M_TRACE, N_PARAMS, ROUND, TRACE, TURN, VICTORY, WINNER, at, cnt_at, param_at,
+                      pl_at, stream_at)
 from ..strategies.kinds import LOOKAHEAD
 from .game import play_game_nb
 
@@ -99,3 +99,13 @@ def trace_game(compiled, seed: int, game: int, max_rows: int = 200_000) -> tuple
     state = trace_game_nb(initial_state, initial_params, np.asarray(kinds, np.int64), np.asarray(params, np.float64),
                           bool(rotate), np.uint64(seed), int(game), max_rows, lookahead_flag(kinds, LOOKAHEAD))
     return read_trace(state, TRACE, M_TRACE, max_rows), state
+
+
+def searched_decisions(compiled, seed: int, game: int) -> int:
+    """Decisions the lookahead seats searched in game `game` of run `seed` (``layout.M_SEARCHED``), played by the
+    one-game kernel with no room for trace rows (``GameSpec.lookahead``, for ``balance bench``)."""
+    initial_state, initial_params, kinds, params, rotate = compiled
+    state = trace_game_nb(initial_state, initial_params, np.ascontiguousarray(kinds, np.int64),
+                          np.ascontiguousarray(params, np.float64), bool(rotate), np.uint64(seed), int(game), 0,
+                          lookahead_flag(kinds, LOOKAHEAD))
+    return int(state[M_SEARCHED])

@@ -136,9 +136,9 @@ def end_turn_nb(state, params, p):
 
 
 @rules_jit_inline
-def base_turn_nb(state, params, p, extra):
+def play_turn_nb(state, params, p, extra):
     """One turn of seat p on a heuristic (or the random or scripted) strategy: roll (maybe reroll), take or flip (or
-    the clock penalty), the Park, extra turns. (``game.play_turn_nb`` plays a lookahead seat's turn.)"""
+    the clock penalty), the Park, extra turns. (``lookahead.look_turn_nb`` plays a lookahead seat's turn.)"""
     n_legal = begin_turn_nb(state, params, p, extra)
     i = 0
     if n_legal > 0:
@@ -175,7 +175,7 @@ def play_on_nb(state, params, p, extra, look):
         if look is not None:
             if state[at(KINDS, p)] == LOOKAHEAD:
                 return p, extra
-        base_turn_nb(state, params, p, extra)
+        play_turn_nb(state, params, p, extra)
         if state[WINNER] >= 0:
             break
         p, extra = next_turn_nb(state, p)
