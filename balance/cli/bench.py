@@ -25,6 +25,8 @@ from numba import njit, prange
 from ..core.rng import PURPOSE_DICE, scale_nb, stream_key_nb, word32_nb
 from ..run.runner import play_chunk, set_threads
 from ..scenario.model import Scenario
+from .bench_lookahead import GAMES as LOOKAHEAD_GAMES
+from .bench_lookahead import LookaheadSpeed, lookahead_speed
 
 REPEATS = 3
 RUN_SHARE = 4               # the run measurement's larger run plays this share of the kernel's games (-n), at least
@@ -120,6 +122,7 @@ class BenchResult:
     run: RunSpeed | None = None
     report: ReportSpeed | None = None
     startup: tuple[float, float] | None = None      # seconds: `balance --help`, and a bad scenario file's error
+    lookahead: LookaheadSpeed | None = None         # a game with a lookahead strategy: its decisions per second
 
     @property
     def vs_reference(self) -> float:
@@ -140,7 +143,8 @@ class BenchResult:
             f"reference  {self.reference_gps:>14,.1f} games/s  (plain Python, {self.reference_games:,} games)",
             f"kernel / reference = {self.vs_reference:,.0f}x    "
             f"floor / kernel = {self.vs_floor:.1f}x (information only)",
-        ] + (self.run.lines() if self.run is not None else [])
+        ] + (self.lookahead.lines() if self.lookahead is not None else [])
+          + (self.run.lines() if self.run is not None else [])
           + (self.report.lines() if self.report is not None else [])
           + ([f"start-up   {self.startup[0]:>10.2f} s --help, {self.startup[1]:.2f} s a bad scenario file's one-line "
               f"error (new processes, best of {REPEATS})"] if self.startup is not None else [])
@@ -299,11 +303,13 @@ def start_up(scenario: Scenario) -> tuple[float, float]:
 
 
 def benchmark(scenario: Scenario, games: int = 2_000_000, reference_games: int = 300,
-              threads: int | None = None, cold: bool = False, report_games: int = REPORT_GAMES) -> BenchResult:
+              threads: int | None = None, cold: bool = False, report_games: int = REPORT_GAMES,
+              lookahead_games: int = LOOKAHEAD_GAMES) -> BenchResult:
     """Measure the kernel (all threads and one), the floor and the reference engine on the same seeds, a whole run
     against the kernel (runs of games / RUN_SHARE games, at least RUN_MIN) and a report of ``report_games`` games
-    (none: 0); with `cold`, also the kernel's compile time into a fresh cache (first, before anything else loads
-    the machine)."""
+    (none: 0); for a game with a lookahead strategy, its decisions per second over ``lookahead_games`` games (none:
+    0; ``bench_lookahead``); with `cold`, also the kernel's compile time into a fresh cache (first, before anything
+    else loads the machine)."""
     cold_s, stats_s = cold_compile(scenario) if cold else (None, None)
     spec = scenario.spec()
     compiled = spec.compile_scenario(scenario)
@@ -319,8 +325,9 @@ def benchmark(scenario: Scenario, games: int = 2_000_000, reference_games: int =
     for g in range(reference_games):
         spec.reference(scenario, scenario.seed, g)
     reference_gps = reference_games / (time.perf_counter() - t)
+    lookahead = lookahead_speed(scenario, lookahead_games)
     run = run_speed(scenario, max(games // RUN_SHARE, RUN_MIN), threads)
     report = report_speed(scenario, report_games, threads) if report_games else None
     return BenchResult(scenario.name, scenario.players, [s.strategy for s in scenario.seats], n_threads, games,
                        kernel_gps, kernel_1t, floor_gps, reference_games, reference_gps, machine(), cold_s, stats_s,
-                       run, report, start_up(scenario))
+                       run, report, start_up(scenario), lookahead)

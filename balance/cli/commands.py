@@ -152,16 +152,19 @@ def show_map(scenario, level):
                    "pays; tens of seconds).")
 @click.option("--report-games", type=click.IntRange(min=0), default=20_000, show_default=True,
               help="Games of the timed report (its games, then its tables, figures and files); 0: no report.")
-def bench(scenario, games, reference_games, players, threads, cold, report_games):
+@click.option("--lookahead-games", type=click.IntRange(min=0), default=20, show_default=True,
+              help="Games in which a game's lookahead strategy (seat 0, at its defaults) is timed, one thread; 0: "
+                   "none.")
+def bench(scenario, games, reference_games, players, threads, cold, report_games, lookahead_games):
     """Measure kernel games per second against the reference engine and a no-rules floor (information only), on
-    the same seeds; a whole run against the kernel; a report's games, figures and files; and the kernel's cold
-    compile time."""
+    the same seeds; a game's lookahead strategy's decisions per second; a whole run against the kernel; a report's
+    games, figures and files; and the kernel's cold compile time."""
     from .bench import benchmark
 
     name_options(players)
     sc = load(scenario, players=players)
     click.echo(benchmark(sc, games=games, reference_games=reference_games, threads=threads, cold=cold,
-                         report_games=report_games).to_text())
+                         report_games=report_games, lookahead_games=lookahead_games).to_text())
 
 
 @click.command()

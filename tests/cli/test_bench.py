@@ -10,13 +10,24 @@ import pytest
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
-@pytest.mark.parametrize("scenario, contrasts", [(None, 0), ("haunted_tower.toml", 0), ("climbing_tower.toml", 2)])
-def test_bench_reports_the_run_against_its_kernel_and_a_reports_time(cli, scenario, contrasts):
+@pytest.mark.parametrize("scenario, contrasts, lookahead", [(None, 0, "random, random"),
+                                                             ("haunted_tower.toml", 0, None),
+                                                             ("climbing_tower.toml", 2, "skeleton_farmer")])
+def test_bench_reports_the_run_against_its_kernel_and_a_reports_time(cli, scenario, contrasts, lookahead):
     args = [SCENARIOS / scenario] if scenario else []
     res = cli("bench", *args, "-n", 2000, "--reference-games", 10, "--threads", 1, "--no-cold",
-              "--report-games", 300)
+              "--report-games", 300, "--lookahead-games", 2)
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
+    searched = [line for line in lines if line.startswith("lookahead ")]
+    if lookahead is None:                       # a game whose spec names no lookahead: no line
+        assert searched == [] and get_game(load(scenario).game).lookahead is None
+    else:                                       # seat 0 plays the lookahead, the others as the scenario has them
+        assert len(searched) == 1, res.output
+        got = re.match(r"lookahead +([\d,]+) decisions/s +\(lookahead at its defaults, lineup lookahead, (.+): "
+                       r"([\d,]+) decisions searched in 2 games, 1 thread, best of 3\)$", searched[0])
+        assert got and got[2] == lookahead, searched[0]
+        assert int(got[1].replace(",", "")) > 0 and int(got[3].replace(",", "")) > 0
     run = next(line for line in lines if line.startswith("run  "))
     assert re.search(r"run +[\d,]+ games/s +\(marginal: a whole run of 1,000 games against 100, best of 3\)", run)
     ratio = next(line for line in lines if line.startswith("run / kernel = "))
@@ -35,6 +46,36 @@ def test_bench_reports_the_run_against_its_kernel_and_a_reports_time(cli, scenar
     report = next(line for line in lines if line.startswith("report "))
     assert re.search(r"report +\d+\.\d s games \(300\) \+ \d+\.\d s tables, figures and files \((\d+) figures, "
                      r"\d+\.\d s; slowest \w+ \d+\.\d s\)", report), report
+
+
+def load(scenario):
+    from balance.scenario import load_scenario
+    return load_scenario(SCENARIOS / scenario)
+
+
+def get_game(name):
+    from balance.games import get_game
+    return get_game(name)
+
+
+def test_a_game_without_a_lookahead_gets_no_lookahead_measurement():
+    """``lookahead_speed`` answers None for a spec without a lookahead (and for no games), and then the bench's
+    text has no lookahead line; a seat that plays the lookahead already keeps its place and parameters."""
+    from balance.cli.bench import BenchResult
+    from balance.cli.bench_lookahead import LookaheadSpeed, lookahead_lineup, lookahead_speed
+    assert get_game("haunted_tower").lookahead is None
+    assert lookahead_speed(load("haunted_tower.toml"), 5) is None
+    assert lookahead_speed(load("spooky_tower.toml"), 0) is None
+    result = BenchResult("s", 2, ["a", "b"], 1, 1000, 1.0, 1.0, 1.0, 10, 1.0, "machine")
+    assert not any(line.startswith("lookahead") for line in result.to_text().splitlines())
+    result.lookahead = LookaheadSpeed("lookahead", ["lookahead", "b"], 2, 30, 0.5)
+    assert "lookahead              60 decisions/s  (lookahead at its defaults, lineup lookahead, b: 30 decisions " \
+           "searched in 2 games, 1 thread, best of 3)" in result.to_text().splitlines()
+    from balance.scenario import load_scenario
+    seated = load_scenario({"game": "climbing_tower", "seats": [{"name": "climber"},
+                                                                {"name": "lookahead", "playouts": 8}]})
+    again = lookahead_lineup(seated, "lookahead")
+    assert [(s.strategy, s.params) for s in again.seats] == [(s.strategy, s.params) for s in seated.seats]
 
 
 def test_report_speed_times_every_figure_the_report_writes():
