@@ -7,8 +7,9 @@ cannot see, carries out the row and plays the game on with the game's own rules 
 None: playouts never search), both seats on the base strategy with its default parameters. The row whose playouts
 the team wins most often is taken; of equals, the base strategy's own choice (tried first: once all its playouts
 win, no row can beat it and the others are not tried), then the first row in the order ``rules.play.legal_nb``
-offers them. A row stops being played out once it can no longer beat the best so far (the same decision, sooner). Swords and the build phase are the base strategy's: a lookahead seat *is* its
-base strategy (kind and parameters, set by :func:`seat_nb`) with ``LOOK`` playouts per turn decision.
+offers them. A row stops being played out once it can no longer beat the best so far (the same decision, sooner).
+Swords and the build phase are the base strategy's: a lookahead seat *is* its base strategy (kind and parameters,
+set by :func:`seat_nb`) with ``LOOK`` playouts per turn decision.
 
 What the seat cannot see, and a playout re-deals (:func:`redeal_nb`), is what its view (``strategies.fill_view_nb``)
 leaves out: the draw pile's order; while the players may not communicate, the partner's hand and the card it has

@@ -6,8 +6,8 @@ from ....core.jit import rules_jit, rules_jit_inline
 from .. import enums
 from .. import strategies
 from ..layout import (ACTIVE_SEAT, CLUES_GAINED, EXTRA_TURNS, EXTRA_TURNS_GAINED, EXTRA_TURNS_OWED, KINDS, MAX_TURNS,
-                      M_STACK, N_PARK_CARDS, N_PLAYERS, PARK_GHOSTS, PARK_REQ, PARK_TOP, ROUND, STUCK_WITH_TOKEN, TOWN_N,
-                      TURN, WINNER, at, hand_n_at, legal_at, pl_at, stack_at)
+                      M_STACK, N_PARK_CARDS, N_PLAYERS, PARK_GHOSTS, PARK_REQ, PARK_TOP, ROUND, STUCK_WITH_TOKEN,
+                      TOWN_N, TURN, WINNER, at, hand_n_at, legal_at, pl_at, stack_at)
 from ..strategies.kinds import LOOKAHEAD
 from .effects import check_win_nb, flip_cards_nb, resolve_nb, take_card_nb
 from .setup import emit_nb, roll_nb

@@ -30,10 +30,10 @@ from .scripted import scripted_nb
 from .valuation import bonus_count_nb, clock_value_nb, fill_ghost_values_nb, ghost_value_formula_nb, ghost_value_nb
 
 __all__ = [
-    "CLOCK_RUSHER", "COLLECTOR", "GHOST_HUNTER", "LOOKAHEAD", "RANDOM", "SCRIPTED", "TARGET_FLIP", "TARGET_TAKE", "action_score_nb",
-    "best_action_nb", "bonus_count_nb", "choose_action_nb", "choose_target_nb", "choose_victim_nb", "clock_value_nb",
-    "fill_ghost_values_nb", "ghost_value_formula_nb", "ghost_value_nb", "scripted_nb", "wants_park_nb",
-    "wants_reroll_nb",
+    "CLOCK_RUSHER", "COLLECTOR", "GHOST_HUNTER", "LOOKAHEAD", "RANDOM", "SCRIPTED", "TARGET_FLIP", "TARGET_TAKE",
+    "action_score_nb", "best_action_nb", "bonus_count_nb", "choose_action_nb", "choose_target_nb", "choose_victim_nb",
+    "clock_value_nb", "fill_ghost_values_nb", "ghost_value_formula_nb", "ghost_value_nb", "scripted_nb",
+    "wants_park_nb", "wants_reroll_nb",
 ]
 
 
