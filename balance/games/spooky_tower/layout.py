@@ -62,11 +62,6 @@ MISC = _region(8)                             # stack rows, trace rows, scripted
 DICE_SCRIPT = _region(256)                    # scripted dice for rule tests (used while any are left)
 CHOICE_SCRIPT = _region(256)                  # scripted decisions for the "scripted" test strategy
 KINDS = _region(MAX_PLAYERS)                  # strategy kind per seat in this game (set before reset)
-# --- the lookahead's scratch (rules.lookahead): the state a playout starts from, and the cards it re-deals -------
-SAVED_LO = PEND - SC                          # saved: SC .. PEND (everything a decision sees), the streams and MISC,
-SAVED_HI = MISC + 8 - STREAMS                 # and KINDS; PEND and STACK are empty between effects
-SAVE = _region(SAVED_LO + SAVED_HI + MAX_PLAYERS)
-DEAL = _region(max(MAX_PER_VALUE, MAX_GRIMOIRE))  # the unseen cards of one value (or the Grimoire), re-dealt
 # --- compiled rules (read only) --------------------------------------------------------------------------------
 OPT = _region(enums.N_OPT)
 CARD_VALUE = _region(MAX_CARDS)
@@ -83,6 +78,11 @@ GRIM_FX = _region(MAX_GRIMOIRE * MAX_FX)
 DIAL = _region(MAX_DIAL)
 PARK_REQ = _region(MAX_PARK)
 PRIORITY = _region(enums.N_EFFECTS)
+# --- the lookahead's scratch (rules.lookahead), last: every other region lies where a kernel without it has it ----
+SAVED_LO = PEND - SC                          # saved: SC .. PEND (everything a decision sees), the streams and MISC,
+SAVED_HI = MISC + 8 - STREAMS                 # and KINDS; PEND and STACK are empty between effects
+SAVE = _region(SAVED_LO + SAVED_HI + MAX_PLAYERS)
+DEAL = _region(max(MAX_PER_VALUE, MAX_GRIMOIRE))  # the unseen cards of one value (or the Grimoire), re-dealt
 TRACE = _off                                  # trace rows (5 ints each) fill the rest of `state`
 BASE_SIZE = _off
 

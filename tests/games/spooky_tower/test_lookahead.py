@@ -137,7 +137,7 @@ def test_the_search_leaves_the_state_as_it_was_but_one_stream_word(points):
         assert a[L.M_SEARCHED] == before[L.M_SEARCHED] + 1           # one searched decision counted
         a[L.M_SEARCHED] = before[L.M_SEARCHED]
         # everything but scratch: the search's own, and the effects pending mid-resolution (empty between turns)
-        live = np.r_[L.SC:L.PEND, L.STREAMS:L.SAVE, L.OPT:L.BASE_SIZE]
+        live = np.r_[L.SC:L.PEND, L.STREAMS:L.SAVE]
         assert np.array_equal(a[live], before[live])
         assert np.array_equal(fa[:L.F_SAVE], fbefore[:L.F_SAVE])
 
