@@ -63,3 +63,21 @@ def tune(scenario: Scenario | str | Path | dict | None = None, *, seat: int | No
     """
     from .analysis.tuning import tune as run_tune
     return run_tune(scenario, seat, role, team, **options)
+
+
+def strength(scenario: Scenario | str | Path | dict | None = None, **options: Any):
+    """Play the scenario as written, with its strategies tuned and with lookahead players, on the same games, and say
+    for each main finding (seat gap, role gap, the commonest way to win, the strongest and weakest card or thing, the
+    hardest label) whether it holds, shrinks, vanishes or reverses as play gets stronger, with 95% intervals.
+
+    Returns a :class:`~balance.analysis.strength.Strength`: ``findings``, ``verdicts`` (one row per finding),
+    ``table`` (one row per finding and level), ``levels``, ``results`` (each level's Results), ``tunings``.
+    ``options``: ``games`` (of each level, default 2,000), ``seed``, ``players``, ``sets``, ``tuned`` (a tuned
+    scenario instead of tuning here, or False), ``lookahead`` (False leaves it out), ``playouts``, ``threads``,
+    ``progress`` (:func:`balance.analysis.strength.strength`).
+
+    >>> s = strength("scenarios/haunted_tower.toml", games=2_000)     # doctest: +SKIP
+    >>> s.verdicts[["what", "as_written", "strongest", "verdict"]]   # doctest: +SKIP
+    """
+    from .analysis.strength import strength as run_strength
+    return run_strength(scenario, **options)
