@@ -36,7 +36,7 @@ def findings(t) -> list[Finding]:
             text = (f"No strategy makes clearly the strongest teams: {best.strategy}'s teams win the most of the {k}, "
                     f"{pct(best.team_win_rate)} of games on average ({ci}), but {e.rivals_text(names)}; "
                     f"{worst.strategy}'s win {pct(worst.team_win_rate)}.")
-        out = [said("strongest" if e.clear else "no_clear_extreme", text, e.value, e.lo, e.hi)] + _next_gap(t, pct)
+        out = [said("strongest" if e.clear else "no_clear_extreme", text, e.value, e.lo, e.hi)] + _next_gap(t, lambda x: f"{100 * x:.1f} points")
         tb = t.tables
         labels = [f"{x}: {pct(p)}" for x, p in zip(tb["table"], tb["win_rate"])]
         ends, extremes = [], []
@@ -62,7 +62,7 @@ def findings(t) -> list[Finding]:
                 f"{best.strategy} has the highest rating of the {k}: {best.rating:+.2f} ({ci}), winning "
                 f"{pct(best.win_rate)} of its games, but {e.rivals_text(names)} with these games: none is clearly "
                 "the strongest.", e.value, e.lo, e.hi)]
-    out += _next_gap(t, lambda x: f"{x:+.2f}")
+    out += _next_gap(t, lambda x: f"{x:.2f}")
     w = pick_extreme(rating, lambda z: widen(rating, r["ci_low"], r["ci_high"], z), highest=False)
     worst = r.iloc[w.index]
     odds = float(np.exp(best.rating - worst.rating))
@@ -101,7 +101,8 @@ def _one_sided(t) -> list[Finding]:
 
 
 def _next_gap(t, fmt) -> list[Finding]:
-    """The first-ranked variant against the second: the gap of their ratings (team win rates) with its interval."""
+    """The first-ranked variant against the second: the gap of their ratings (team win rates) with its interval, for
+    that one pair (the question "is the leader ahead of the next?", asked of the ranking's top two)."""
     g = t.gaps
     if not len(g):
         return []
@@ -109,4 +110,5 @@ def _next_gap(t, fmt) -> list[Finding]:
     what = "team win rate" if t.cooperative else "rating"
     verdict = "clearly above" if top.clear else "not clearly above (the interval reaches zero)"
     return [said("next_gap", f"{top.higher}'s {what} is {fmt(top.gap)} above {top.lower}'s, the next (95% CI "
-                 f"{fmt(top.ci_low)} to {fmt(top.ci_high)}): {verdict}.", top.gap, top.ci_low, top.ci_high)]
+                 f"{fmt(top.ci_low)} to {fmt(top.ci_high)}, for this pair alone): {verdict}.", top.gap, top.ci_low,
+                 top.ci_high)]
