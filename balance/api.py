@@ -81,3 +81,20 @@ def strength(scenario: Scenario | str | Path | dict | None = None, **options: An
     """
     from .analysis.strength import strength as run_strength
     return run_strength(scenario, **options)
+
+
+def design(scenario: Scenario | str | Path | dict | None = None, vary=(), goals=None, **options: Any):
+    """Find values of the ``vary`` keys (``["rules.round_limit=9..13"]``) for which the claims ``goals`` (the
+    ``[checks]`` format; default the scenario's own) hold, and confirm the best on the scenario's own seed with
+    ``balance check``'s anytime-valid intervals. Returns a :class:`~balance.analysis.design.result.Design`:
+    ``findings``, ``recommended``, ``claims`` (before and after), ``effects``, ``candidates``, ``rounds``,
+    ``confirmations``, ``scenario`` and ``write_fragment(path)``. ``options``: ``minimise``, ``games``, ``seed``,
+    ``players``, ``sets``, ``candidates``, ``first_round``, ``tries``, ``alpha``, ``strength``, ``threads``,
+    ``progress``, ``client`` (:func:`balance.analysis.design.design`).
+
+    >>> d = design("scenarios/climbing_tower.toml", ["rules.round_limit=9..13"],   # doctest: +SKIP
+    ...            {"win_rate": [0.55, 0.65]})
+    >>> d.recommended                                                             # doctest: +SKIP
+    """
+    from .analysis.design import design as run_design
+    return run_design(scenario, vary, goals, **options)
