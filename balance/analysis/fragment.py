@@ -26,7 +26,7 @@ def overrides(base: Scenario, extra: dict | None = None, seats: bool = True) -> 
     out: dict = {}
     for key, value in list(base.overrides.items()) + list((extra or {}).items()):
         plain = _plain(key)
-        if plain in RUN_KEYS or (not seats and (plain in ("seats", "strategy") or plain.startswith("seats."))):
+        if plain in RUN_KEYS or (not seats and plain.split(".")[0] in ("seats", "strategy")):
             continue
         layer = ({plain: value} if "." not in plain else
                  layers.set_layer(full, plain, value, keyed, base.players, "--set", ScenarioError))
