@@ -172,3 +172,16 @@ def test_cli_design_bad_input_is_one_line(cli, args, words):
     assert res.exit_code == 2
     lines = res.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and all(w in lines[0] for w in words), res.output
+
+
+def test_strength_confirms_the_recommendation_with_tuned_players_too():
+    sc = load_scenario(SCENARIOS / "spooky_tower.toml").to_dict()
+    sc.pop("strategy", None)
+    sc["seats"] = [{"name": "ghost_hunter", "take_weight": 10}, {"name": "collector"}, {"name": "collector"}]
+    d = design(sc, ["components.buildings.12.ghost_worth=1..2"], {"length_mean": [10, 200]}, games=4000,
+               first_round=500, strength="tuned", threads=2)
+    assert d.confirmed and d.stronger is not None and d.stronger.outcome == "pass"
+    assert "It holds with tuned players too." in d.findings["text"].iloc[0]
+    assert set(d.confirmations["confirmation"]) == {"pass", "pass (tuned)"}
+    with pytest.raises(DesignError, match="not a strength"):
+        design(sc, ["components.buildings.12.ghost_worth=1..2"], {"length_mean": [10, 200]}, strength="strong")
