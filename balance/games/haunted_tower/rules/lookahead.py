@@ -184,8 +184,9 @@ def redeal_nb(state, tables, p):
 def candidates_nb(state, params, tables, costs, p, width):
     """The squares seat p's move search tries, into ``LOOK_SQ``: its base strategy's own square, then the square the
     base would stop on (next to the chit, or as far toward it as this turn's points go) for each of its next-best
-    targets: the chits of positive value to the base, by value - cost (the base's ranking; the lower chit id on a
-    tie), each square once, `width` squares at most. Returns how many."""
+    targets: the chits of positive value to the base, by value - cost (the base's ranking; of equals, the chit on
+    the lower square: a chit's id would tell its content), each square once, `width` squares at most. Returns how
+    many."""
     state[at(LOOK_SQ, 0)] = strategies.move_nb(state, params, tables, costs, p)
     n = 1
     if width <= 1:
@@ -195,10 +196,11 @@ def candidates_nb(state, params, tables, costs, p, width):
     mp = state[MOVEMENT_POINTS]
     level_here = g_level(tables, here)
     slots = valuation.slots_nb(state, params, p)
-    floor = np.inf                            # the chits tried so far score `floor` or more (ties: ids up to
-    floor_c = -1                              # `floor_c`): each round takes the best chit ranked after them
+    floor = np.inf                            # the chits tried so far score `floor` or more (ties: on squares up
+    floor_x = -1                              # to `floor_x`): each round takes the best chit ranked after them
     while n < width:
         best = -1
+        best_x = -1
         best_score = -np.inf
         for w in range((state[N_CHITS] + 63) >> 6):
             bits = state[at(CHIT_ON, w)]
@@ -213,14 +215,16 @@ def candidates_nb(state, params, tables, costs, p, width):
                 if v <= valuation.NOT_WANTED:
                     continue
                 score = v - k
-                if (score < floor or (score == floor and c > floor_c)) and score > best_score:
+                if (score < floor or (score == floor and x > floor_x)) \
+                        and (score > best_score or (score == best_score and x < best_x)):
                     best = c
+                    best_x = x
                     best_score = score
         if best < 0:
             return n
         floor = best_score
-        floor_c = best
-        a, need = targets.stop_next_to_nb(state, tables, costs, p, here, t, state[at(CHIT_SQ, best)])
+        floor_x = best_x
+        a, need = targets.stop_next_to_nb(state, tables, costs, p, here, t, best_x)
         if a < 0:
             continue
         if need > mp:
