@@ -36,6 +36,7 @@ MAX_CAND = 2048          # candidates of one decision (squares at most)
 N_PARAMS = 4             # strategy parameters per seat
 N_LOOK = 2               # a lookahead seat's settings in the state (look_at): playouts, width
 MAX_WIDTH = 8            # squares a lookahead's move search tries at most
+MAX_PLAYOUTS = 256       # playouts of one square at most
 N_BASE_KINDS = 4         # the strategy kinds a lookahead may play out (its base): 1..3, the heuristics
 D10 = 10
 N_LEVELS = 3
@@ -244,6 +245,7 @@ DEAL = _region(MAX_CHITS)                     # the chits of one back colour a s
 PLACES = _region(MAX_CHITS)                   # ... the squares they lie on in square order, then -1 for each set aside
 PLACER = _region(MAX_CHITS)                   # ... and the seat that placed the chit lying there (-1: none)
 LOOK_SQ = _region(MAX_WIDTH)                  # the squares a lookahead's move search tries, the base's first
+LOOK_M = _region(MAX_PLAYOUTS)                # ... the margin of each playout of the base's square
 # --- compiled rules (read only) --------------------------------------------------------------------------------
 OPT = _region(N_OPT)
 HERO_TAB = _region(MAX_HEROES * N_HT)

@@ -1,15 +1,16 @@
 """The lookahead strategy: a hero's move searched by playing each of a few squares out to the end of the game.
 
 A lookahead seat plays its `base` heuristic (its kind and default parameters) in every decision but one: where to
-stop (``move``). There it tries up to `width` squares (:func:`candidates_nb`): the base's own square first, then the
-squares the base would stop on for its next-best targets (the chits of best value - cost by the base's own values,
-``valuation.chit_value_nb``), each once. Each square is played out `playouts` times: the state is saved
+stop (``move``). There it tries up to `width` squares (:func:`candidates_nb`): the squares the base would stop on
+for its best targets (the chits of best value - cost by the base's own values, ``valuation.chit_value_nb``), each
+once, the best first. Each square is played out `playouts` times: the state is saved
 (``layout.SAVE``, restored after each playout), what the seat cannot know is dealt again (:func:`redeal_nb`), the
 hero stops there, its turn ends (encounter, drop) and the game goes on with the kernel's own turns
 (``turn.rest_of_round_nb``, ``turn.play_rounds_nb``) to its end (``turn.finish_nb``), every seat on the base strategy
 with its defaults; playouts never search. A playout scores the seat's points minus the best other seat's (points
 decide the winner; the margin also tells apart playouts that a win indicator counts alike, so fewer playouts
-separate the squares). The square of the highest total is taken; of equals, the earlier (the base's own first).
+separate the squares). The first square (the base's best target's) is kept unless another beats it by ``Z``
+standard errors of the paired gain (:func:`search_nb`).
 
 What the seat cannot know, and a playout re-deals: the content of every face-down chit it did not place itself, and
 of the chits set aside (blue chits nobody drew, purple chits the cup did not need). Chit ids are contents
@@ -36,16 +37,17 @@ from .. import enums
 from .. import strategies
 from ..strategies import targets, valuation
 from ..layout import (CHIT_BLUE, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_PLACER, CHIT_SQ, CLIMB_TABLE, DEAL, F_BASE,
-                      F_SAVE, F_WORTH, G_N, HEROES_IN, HS_POINTS, HS_SQ, KINDS, LOOK_SQ, MAX_WIDTH, MOVEMENT_POINTS,
-                      M_DICE_I, M_DICE_N, N_BASE_KINDS, N_CHITS, N_LEVELS, N_PARAMS, PLACER, PLACES, PLAYERS,
-                      ROUND_STARTER, SAVE, SAVED_HI, SAVED_LO, SC, SQ_CHIT, at, cost, g_level, hs_at, level_bits_at,
-                      look_at, param_at, stream_at)
+                      F_SAVE, F_WORTH, G_N, HEROES_IN, HS_POINTS, HS_SQ, KINDS, LOOK_M, LOOK_SQ, MAX_WIDTH,
+                      MOVEMENT_POINTS, M_DICE_I, M_DICE_N, N_BASE_KINDS, N_CHITS, N_LEVELS, N_PARAMS, PLACER, PLACES,
+                      PLAYERS, ROUND_STARTER, SAVE, SAVED_HI, SAVED_LO, SC, SQ_CHIT, at, cost, g_level, hs_at,
+                      level_bits_at, look_at, param_at, stream_at)
 from .pieces import DICE, SHUFFLE, set_loc_nb, set_placer_nb
 from .turn import end_turn_nb, finish_nb, play_rounds_nb, rest_of_round_nb
 
 P_PLAYOUTS = 0           # the lookahead's parameters (STRATEGIES["lookahead"])
 P_BASE = 1
 P_WIDTH = 2
+Z = 2.0                  # standard errors by which a square must beat the base's own before the search takes it
 
 
 @rules_jit_inline
@@ -182,15 +184,16 @@ def redeal_nb(state, tables, p):
 
 @rules_jit
 def candidates_nb(state, params, tables, costs, p, width):
-    """The squares seat p's move search tries, into ``LOOK_SQ``: its base strategy's own square, then the square the
-    base would stop on (next to the chit, or as far toward it as this turn's points go) for each of its next-best
-    targets: the chits of positive value to the base, by value - cost (the base's ranking; of equals, the chit on
-    the lower square: a chit's id would tell its content), each square once, `width` squares at most. Returns how
+    """The squares seat p's move search tries, into ``LOOK_SQ``: the square its base strategy would stop on (next to
+    the chit, or as far toward it as this turn's points go) for each of its best targets: the chits of positive
+    value to the base, by value - cost (the base's ranking), each square once, `width` squares at most. Of equal
+    targets, the chit on the lower square first, where the base takes the lower chit id: an id tells a content, and
+    the search must not read it. With nothing wanted, or a width of 1, the base's own square alone. Returns how
     many."""
-    state[at(LOOK_SQ, 0)] = strategies.move_nb(state, params, tables, costs, p)
-    n = 1
+    n = 0
     if width <= 1:
-        return n
+        state[at(LOOK_SQ, 0)] = strategies.move_nb(state, params, tables, costs, p)
+        return 1
     here = state[hs_at(p, HS_SQ)]
     t = state[CLIMB_TABLE]
     mp = state[MOVEMENT_POINTS]
@@ -221,7 +224,7 @@ def candidates_nb(state, params, tables, costs, p, width):
                     best_x = x
                     best_score = score
         if best < 0:
-            return n
+            break
         floor = best_score
         floor_x = best_x
         a, need = targets.stop_next_to_nb(state, tables, costs, p, here, t, best_x)
@@ -235,6 +238,9 @@ def candidates_nb(state, params, tables, costs, p, width):
         if not seen:
             state[at(LOOK_SQ, n)] = a
             n += 1
+    if n == 0:
+        state[at(LOOK_SQ, 0)] = strategies.move_nb(state, params, tables, costs, p)
+        n = 1
     return n
 
 
@@ -271,20 +277,31 @@ def playout_nb(state, params, tables, costs, p, q, key, j, base):
 
 @rules_jit
 def search_nb(state, params, tables, costs, p, n, playouts, base):
-    """The square of the n at ``LOOK_SQ`` whose `playouts` playouts give seat p the highest total margin; the first
-    of equals. Draws one word of the seat's strategy stream; the state is left as it was."""
+    """The square of the n at ``LOOK_SQ`` that seat p stops on: the first (the base's best) unless another gains
+    more in its `playouts` playouts, by at least ``Z`` standard errors of the gain (playout j of a square against
+    playout j of the base's: the same deals and dice); of those, the one of the highest mean gain (the first of
+    equals). Draws one word of the seat's strategy stream; the state is left as it was."""
     key = flat_word_nb(state, stream_at(2 + p))
     save_nb(state, params)
+    for j in range(playouts):
+        state[at(LOOK_M, j)] = playout_nb(state, params, tables, costs, p, state[at(LOOK_SQ, 0)], key, j, base)
+        restore_nb(state, params)
     best = 0
-    best_total = 0
-    for i in range(n):
-        total = 0
+    best_gain = 0.0
+    for i in range(1, n):
+        s1 = 0.0
+        s2 = 0.0
         for j in range(playouts):
-            total += playout_nb(state, params, tables, costs, p, state[at(LOOK_SQ, i)], key, j, base)
+            d = playout_nb(state, params, tables, costs, p, state[at(LOOK_SQ, i)], key, j, base) \
+                - state[at(LOOK_M, j)]
             restore_nb(state, params)
-        if i == 0 or total > best_total:
+            s1 += d
+            s2 += d * d
+        gain = s1 / playouts
+        var = (s2 - s1 * gain) / max(1, playouts - 1)
+        if gain > best_gain and gain * gain * playouts > Z * Z * var:
             best = i
-            best_total = total
+            best_gain = gain
     return state[at(LOOK_SQ, best)]
 
 
