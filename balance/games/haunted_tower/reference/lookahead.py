@@ -4,9 +4,9 @@ flat view, filled with what the seat may know.
 A lookahead seat is its base heuristic in this engine's view (``view.View`` sets it up with
 ``rules.lookahead.look_seats_nb``, as the kernel does), so every decision but the move is the base's, asked as any
 seat's. For the move, the view is written as for any decision (everything public, the seat's own chits) and the
-squares to try are found on it (``candidates_nb``: the base's own move reads it as any decision does); then, for
-the search (``search_nb``), the chits the seat cannot know (face down and not placed by it, or set aside) are laid out in chit-id order, never
-as they lie: per back colour, the ids in order over their places (squares in square order, then the aside pile),
+squares to try are found on it (``candidates_nb``); then, for the search (``search_nb``), the chits the seat
+cannot know (face down and not placed by it, or set aside) are laid out in chit-id order, never as they lie: per
+back colour, the ids in order over their places (squares in square order, then the aside pile),
 each square keeping its placer; the Specter's chit, while face down, on the first of those squares on Tower 3. With
 the contents of those ids (``CHIT_KIND``, ``CHIT_INDEX``) the search deals them again itself, so it cannot tell the
 difference; the view cannot leak the real layout. Its key word comes from the seat's stream, which moves on by one

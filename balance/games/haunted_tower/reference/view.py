@@ -131,7 +131,7 @@ class View:
 
     def write_view(self, seat: int, cand: Sequence[int], n_cand: int, opts: Sequence[tuple[int, int]]) -> None:
         """Everything public, the deciding seat's own hand and the contents it knows; nothing else."""
-        state, n_sq, n_rooms, n_chits = self._state, self.board.n_squares, self.board.n_rooms, len(self.chits)
+        state, n_sq, n_rooms = self._state, self.board.n_squares, self.board.n_rooms
         state[layout.SC:layout.SC + layout.N_SC] = self.scalars(n_cand)
         rows, held = [], []
         for h in self.heroes:
