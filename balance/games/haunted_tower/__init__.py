@@ -254,6 +254,6 @@ SPEC = GameSpec(
     summary_counters=("points", "kills", "deaths", "out", "runs", "encounters", "specter_hits", "specter_kill",
                       "items"),
     list_keys={"components.heroes": "name", "components.monsters": "name", "components.items": "name"},
-    check=check, remove_items=remove_items,
+    check=check, remove_items=remove_items, lookahead="lookahead",
     turn_cap=2000,      # hero turns; 0.5% of default games reach it (docs/rules/haunted_tower.md)
 )
