@@ -2,7 +2,8 @@
 
 Entry points: :func:`simulate` (run a scenario, get DataFrames and plots), :func:`tournament` (rate strategies
 against each other), :func:`check` (decide a scenario's balance claims), :func:`tune` (tune a strategy's parameters
-for one seat, role or team), :func:`load_scenario` and the game registry :mod:`balance.games`.
+for one seat, role or team), :func:`strength` (whether findings hold under stronger play), :func:`design` (values
+that make claims true), :func:`load_scenario` and the game registry :mod:`balance.games`.
 """
 from __future__ import annotations
 
@@ -13,14 +14,15 @@ _configure_cache()  # before anything imports numba
 _configure_threads()  # before Numba loads its threading layer
 
 __version__ = "0.1.0"
-__all__ = ["simulate", "compare", "sweep", "cards", "tournament", "check", "tune", "load_scenario", "Results",
-           "Scenario", "ScenarioError", "games", "__version__"]
+__all__ = ["simulate", "compare", "sweep", "cards", "tournament", "check", "tune", "strength", "design",
+           "load_scenario", "Results", "Scenario", "ScenarioError", "games", "__version__"]
 
 
 def __getattr__(name: str):
     """``balance.simulate`` and ``balance.Results``, ``balance.compare``, ``balance.sweep`` and ``balance.cards``
     (:mod:`balance.analysis.studies`), ``balance.tournament`` (:mod:`balance.analysis.tournaments`) and
     ``balance.check`` (:mod:`balance.analysis.checks`), ``balance.tune`` (:mod:`balance.analysis.tuning`),
+    ``balance.strength`` (:mod:`balance.analysis.strength`), ``balance.design`` (:mod:`balance.analysis.design`),
     ``balance.games``, ``balance.load_scenario``,
     ``balance.Scenario`` and ``balance.ScenarioError``, each imported when first used: ``import balance`` imports
     neither numpy nor pydantic, so that the command line answers ``--help`` at once and a Ctrl-C while it starts is one
@@ -31,7 +33,7 @@ def __getattr__(name: str):
     if name in ("Scenario", "ScenarioError", "load_scenario"):
         from .scenario import model as scenario
         return getattr(scenario, name)
-    if name in ("simulate", "tune"):
+    if name in ("simulate", "tune", "strength", "design"):
         from . import api
         return getattr(api, name)
     if name == "Results":

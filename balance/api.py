@@ -63,3 +63,38 @@ def tune(scenario: Scenario | str | Path | dict | None = None, *, seat: int | No
     """
     from .analysis.tuning import tune as run_tune
     return run_tune(scenario, seat, role, team, **options)
+
+
+def strength(scenario: Scenario | str | Path | dict | None = None, **options: Any):
+    """Play the scenario as written, with its strategies tuned and with lookahead players, on the same games, and say
+    for each main finding (seat gap, role gap, the commonest way to win, the strongest and weakest card or thing, the
+    hardest label) whether it holds, shrinks, vanishes or reverses as play gets stronger, with 95% intervals.
+
+    Returns a :class:`~balance.analysis.strength.Strength`: ``findings``, ``verdicts`` (one row per finding),
+    ``table`` (one row per finding and level), ``levels``, ``results`` (each level's Results), ``tunings``.
+    ``options``: ``games`` (of each level, default 2,000), ``seed``, ``players``, ``sets``, ``tuned`` (a tuned
+    scenario instead of tuning here, or False), ``lookahead`` (False leaves it out), ``playouts``, ``threads``,
+    ``progress`` (:func:`balance.analysis.strength.strength`).
+
+    >>> s = strength("scenarios/haunted_tower.toml", games=2_000)     # doctest: +SKIP
+    >>> s.verdicts[["what", "as_written", "strongest", "verdict"]]   # doctest: +SKIP
+    """
+    from .analysis.strength import strength as run_strength
+    return run_strength(scenario, **options)
+
+
+def design(scenario: Scenario | str | Path | dict | None = None, vary=(), goals=None, **options: Any):
+    """Find values of the ``vary`` keys (``["rules.round_limit=9..13"]``) for which the claims ``goals`` (the
+    ``[checks]`` format; default the scenario's own) hold, and confirm the best on the scenario's own seed with
+    ``balance check``'s anytime-valid intervals. Returns a :class:`~balance.analysis.design.result.Design`:
+    ``findings``, ``recommended``, ``claims`` (before and after), ``effects``, ``candidates``, ``rounds``,
+    ``confirmations``, ``scenario`` and ``write_fragment(path)``. ``options``: ``minimise``, ``games``, ``seed``,
+    ``players``, ``sets``, ``candidates``, ``first_round``, ``tries``, ``alpha``, ``strength``, ``threads``,
+    ``progress``, ``client`` (:func:`balance.analysis.design.design`).
+
+    >>> d = design("scenarios/climbing_tower.toml", ["rules.round_limit=9..13"],   # doctest: +SKIP
+    ...            {"win_rate": [0.55, 0.65]})
+    >>> d.recommended                                                             # doctest: +SKIP
+    """
+    from .analysis.design import design as run_design
+    return run_design(scenario, vary, goals, **options)

@@ -63,7 +63,8 @@ def scenario(players: int, seats=None, *, turn_cap: int = 80, rules=None, compon
              seat_rotation: bool = False, seed: int = 1):
     """A Haunted Tower scenario: `seats` strategy names (default random), rule and component overrides."""
     d = {"game": "haunted_tower", "players": players, "turn_cap": turn_cap, "seed": seed,
-         "seat_rotation": seat_rotation, "seats": [{"name": n} for n in (seats or ["random"] * players)]}
+         "seat_rotation": seat_rotation,
+         "seats": [n if isinstance(n, dict) else {"name": n} for n in (seats or ["random"] * players)]}
     if rules:
         d["rules"] = rules
     if components:
@@ -109,7 +110,7 @@ STRESS_RULES = {"climb_from_1": 0, "climb_from_2": 0, "trading": True, "specter_
 TIE_RULES = {**STRESS_RULES, "out_hero_scores": False}
 TIE_SCORING = {"standup": 1, "blue_chit": 0, "purple_chit": 0, "bane_kill": 0, "specter_damage": 0,
                "specter_kill": 0}
-NAMES = sorted(STRATEGIES)
+NAMES = sorted(n for n in STRATEGIES if n != "lookahead")     # the lookahead has cases of its own (end of CASES)
 # Seats that head for the Specter (Tower 3), so that games meet it: escapes from it (the back-up), its death.
 RUSHERS = ["specter_rusher" if "specter_rusher" in STRATEGIES else NAMES[0]] * 3
 
@@ -151,6 +152,17 @@ CASES += [
                       rules={**STRESS_RULES, "initiative_ties": "monster", "out_hero_scores": False},
                       components=stress_components()), 120),
 ]
+if "lookahead" in STRATEGIES:
+    # the lookahead's search runs in the kernel from the reference's view of what the seat may know (reference/
+    # lookahead.py): each base, a narrow and a wide search, seats rotating, a stress table with Specter fights
+    LOOK = [{"name": "lookahead", "playouts": 2, "base": b, "width": w} for b, w in ((1, 3), (2, 2), (3, 8))]
+    CASES += [
+        ("lookahead-4", dict(players=4, seats=[LOOK[0], "monster_hunter", LOOK[1], "specter_rusher"], turn_cap=120,
+                             seat_rotation=True), 12),
+        ("lookahead-3-all", dict(players=3, seats=LOOK, turn_cap=120), 8),
+        ("lookahead-stress", dict(players=3, seats=[LOOK[2], "specter_rusher", "specter_rusher"], turn_cap=100,
+                                  rules=STRESS_RULES, components=stress_components()), 12),
+    ]
 GAMES_COVERED = sum(c[-1] for c in CASES)
 
 

@@ -18,8 +18,9 @@ def findings(t) -> list[Finding]:
     one-sided pairing are each picked from many, so each is given with its interval adjusted for the number it was
     picked from and named the strongest (best, ...) only when that interval lies apart from every other's
     (``stats.extremes``). Kinds: ``strongest`` (``no_clear_extreme`` when the data do not separate it: the highest
-    rating or team win rate, with its adjusted interval), ``weakest`` (likewise), ``teams`` (a co-operative game's
-    best team), ``one_sided`` (the largest share of one pairing), ``left_out`` (tied and unfinished games)."""
+    rating or team win rate, with its adjusted interval), ``next_gap`` (the first against the second, with the
+    gap's interval), ``weakest`` (likewise), ``teams`` (a co-operative game's best team), ``one_sided`` (the largest
+    share of one pairing), ``left_out`` (tied and unfinished games)."""
     r = t.ratings
     k = len(r)
     if t.cooperative:
@@ -35,7 +36,7 @@ def findings(t) -> list[Finding]:
             text = (f"No strategy makes clearly the strongest teams: {best.strategy}'s teams win the most of the {k}, "
                     f"{pct(best.team_win_rate)} of games on average ({ci}), but {e.rivals_text(names)}; "
                     f"{worst.strategy}'s win {pct(worst.team_win_rate)}.")
-        out = [said("strongest" if e.clear else "no_clear_extreme", text, e.value, e.lo, e.hi)]
+        out = [said("strongest" if e.clear else "no_clear_extreme", text, e.value, e.lo, e.hi)] + _next_gap(t, lambda x: f"{100 * x:.1f} points")
         tb = t.tables
         labels = [f"{x}: {pct(p)}" for x, p in zip(tb["table"], tb["win_rate"])]
         ends, extremes = [], []
@@ -61,6 +62,7 @@ def findings(t) -> list[Finding]:
                 f"{best.strategy} has the highest rating of the {k}: {best.rating:+.2f} ({ci}), winning "
                 f"{pct(best.win_rate)} of its games, but {e.rivals_text(names)} with these games: none is clearly "
                 "the strongest.", e.value, e.lo, e.hi)]
+    out += _next_gap(t, lambda x: f"{x:.2f}")
     w = pick_extreme(rating, lambda z: widen(rating, r["ci_low"], r["ci_high"], z), highest=False)
     worst = r.iloc[w.index]
     odds = float(np.exp(best.rating - worst.rating))
@@ -96,3 +98,17 @@ def _one_sided(t) -> list[Finding]:
                  f"({e.adjusted(pct, 'pairings')}), which won {pct(m[j, i])} of them"
                  + ("." if e.clear else f"; {e.rivals_text(names)}, so none is clearly the most one-sided."),
                  e.value, e.lo, e.hi)]
+
+
+def _next_gap(t, fmt) -> list[Finding]:
+    """The first-ranked variant against the second: the gap of their ratings (team win rates) with its interval, for
+    that one pair (the question "is the leader ahead of the next?", asked of the ranking's top two)."""
+    g = t.gaps
+    if not len(g):
+        return []
+    top = g.iloc[0]
+    what = "team win rate" if t.cooperative else "rating"
+    verdict = "clearly above" if top.clear else "not clearly above (the interval reaches zero)"
+    return [said("next_gap", f"{top.higher}'s {what} is {fmt(top.gap)} above {top.lower}'s, the next (95% CI "
+                 f"{fmt(top.ci_low)} to {fmt(top.ci_high)}, for this pair alone): {verdict}.", top.gap, top.ci_low,
+                 top.ci_high)]

@@ -25,6 +25,7 @@ from ..stats.intervals import wilson
 from .shown import Shown
 
 FIRST_ROUND = 1_000
+Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,28 @@ class Tournament(Shown):
     tables: pd.DataFrame
     meta: dict = field(default_factory=dict)
     pair_games: pd.DataFrame | None = None     # competitive: games the row's and the column's variants shared
+    rating_cov: pd.DataFrame | None = None     # competitive: the covariance of the fitted ratings
+
+    @property
+    def gaps(self) -> pd.DataFrame:
+        """Every pair of variants, the higher-ranked first: the difference of their ratings (competitive; its 95%
+        interval from the fit's covariance) or of their teams' mean win rates (co-operative; the two intervals'
+        standard errors combined as independent), and whether that interval excludes zero."""
+        r = self.ratings
+        col = "team_win_rate" if self.cooperative else "rating"
+        rows = []
+        for i in range(len(r)):
+            for j in range(i + 1, len(r)):
+                a, b = r.iloc[i], r.iloc[j]
+                if self.cooperative:
+                    var = sum(((x.ci_high - x.ci_low) / (2 * Z95)) ** 2 for x in (a, b))
+                else:
+                    c = self.rating_cov
+                    var = c.at[a.strategy, a.strategy] + c.at[b.strategy, b.strategy] - 2 * c.at[a.strategy, b.strategy]
+                d, half = float(a[col] - b[col]), Z95 * math.sqrt(max(float(var), 0.0))
+                rows.append({"higher": a.strategy, "lower": b.strategy, "gap": d, "ci_low": d - half,
+                             "ci_high": d + half, "clear": bool(d - half > 0)})
+        return pd.DataFrame(rows, columns=["higher", "lower", "gap", "ci_low", "ci_high", "clear"])
 
     def to_dict(self) -> dict:
         from ..stats.results import json_safe
@@ -180,18 +203,18 @@ def tournament(scenario=None, strategies="", *, games: int | None = None, seed=N
         n = FIRST_ROUND
         while True:
             play(n)
-            ratings, _, table_frame, _ = _frames(variants, plays, table_list, coop)
+            ratings, _, table_frame, _, _ = _frames(variants, plays, table_list, coop)
             width = table_frame["ci_high"] - table_frame["ci_low"] if coop else \
                 ratings["win_ci_high"] - ratings["win_ci_low"]
             if width.max() <= target_ci or n >= max_games:
                 break
             n = min(2 * n, max_games)
-    ratings, matrix, table_frame, pair_games = _frames(variants, plays, table_list, coop)
+    ratings, matrix, table_frame, pair_games, cov = _frames(variants, plays, table_list, coop)
     meta = {"scenario": base.name, "game": spec.name, "title": spec.title, "players": base.players,
             "seed": base.seed, "games_per_table": n, "games": int(sum(p.stepper.played for p in plays)),
             "seatings": len(plays), "ties": int(sum(p.ties for p in plays)),
             "unfinished": int(sum(p.none for p in plays)) if not coop else None, "target_ci": target_ci}
-    return Tournament(variants, coop, ratings, matrix, table_frame, meta, pair_games)
+    return Tournament(variants, coop, ratings, matrix, table_frame, meta, pair_games, cov)
 
 
 def _frames(variants, plays, table_list, coop):
@@ -216,9 +239,9 @@ def _frames(variants, plays, table_list, coop):
     if not coop:
         for label in labels:
             table_frame[f"wins {label}"] = table_frame[f"wins {label}"].astype("Int64")
-    ratings, matrix, pair_games = (_coop_frames if coop else _luce_frames)(variants, plays, table_list, table_frame,
-                                                                           labels, K)
-    return ratings, matrix, table_frame, pair_games
+    ratings, matrix, pair_games, cov = (_coop_frames if coop else _luce_frames)(variants, plays, table_list,
+                                                                                table_frame, labels, K)
+    return ratings, matrix, table_frame, pair_games, cov
 
 
 def _luce_frames(variants, plays, table_list, table_frame, labels, K):
@@ -252,7 +275,8 @@ def _luce_frames(variants, plays, table_list, table_frame, labels, K):
     ratings.insert(0, "rank", np.arange(1, K + 1))
     with np.errstate(divide="ignore", invalid="ignore"):
         matrix = pd.DataFrame(won_with / together, index=pd.Index(labels, name="strategy"), columns=labels)
-    return ratings, matrix, pd.DataFrame(together.astype(np.int64), index=matrix.index, columns=labels)
+    return (ratings, matrix, pd.DataFrame(together.astype(np.int64), index=matrix.index, columns=labels),
+            pd.DataFrame(cov, index=labels, columns=labels))
 
 
 def _coop_frames(variants, plays, table_list, table_frame, labels, K):
@@ -275,4 +299,4 @@ def _coop_frames(variants, plays, table_list, table_frame, labels, K):
     if len(table_list[0]) == 2:
         for t, (a, b) in enumerate(table_list):
             matrix.iloc[a, b] = matrix.iloc[b, a] = table_frame.loc[t, "win_rate"]
-    return ratings, matrix, None
+    return ratings, matrix, None, None

@@ -58,8 +58,26 @@ def run(scenario, out_dir, as_json, **kw):
 @click.option("--cards", "with_cards", is_flag=True,
               help="Also play each card removed in turn against the scenario (paired, as `balance cards` does, with "
                    "the same games) and add the causal card values to the report.")
-def report(scenario, out_dir, with_cards, **kw):
+@click.option("--strength", "with_strength", is_flag=True,
+              help="Also play the scenario with its strategies tuned and with lookahead players, on the same games, "
+                   "and say for each main finding whether it holds, shrinks or reverses as play gets stronger.")
+@click.option("--strength-games", type=click.IntRange(100, None), default=None,
+              help="Games of each strength level (default: 2,000).")
+@click.option("--tuned", "tuned_file", type=click.Path(dir_okay=False),
+              help="With --strength: a tuned scenario (as `balance tune -o` writes) instead of tuning here.")
+@click.option("--playouts", type=int, default=None,
+              help="With --strength: the lookahead's playouts per choice (default: the lookahead's own).")
+def report(scenario, out_dir, with_cards, with_strength, strength_games, tuned_file, playouts, **kw):
     """Play a scenario and write an HTML report, a Markdown summary and PNG plots."""
+    if not with_strength and (tuned_file or playouts is not None or strength_games):
+        fail("--tuned, --playouts and --strength-games: only with --strength")
+    if tuned_file:
+        from ..analysis.strength.levels import tuned_scenario
+        from ..scenario.model import ScenarioError
+        try:
+            tuned_scenario(load(scenario, kw.get("sets")), tuned_file)
+        except ScenarioError as err:
+            fail(str(err))
     sc = load(scenario, kw.get("sets"))
     from ..present.report import files_for, write_report
     if out_dir is None:
@@ -80,9 +98,25 @@ def report(scenario, out_dir, with_cards, **kw):
         except ValueError as err:
             fail(f"{scenario or '<default>'}: --cards: {err}")
         click.echo(card_values.summary())
+    stronger = None
+    if with_strength:
+        from ..analysis.strength import strength
+        from ..scenario.model import ScenarioError
+        try:
+            stronger = strength(load(scenario, kw.get("sets")), games=strength_games, seed=kw.get("seed"),
+                                players=kw.get("players"), threads=kw.get("threads"), tuned=tuned_file,
+                                playouts=playouts, progress=lambda line: click.echo(line, err=True))
+        except ScenarioError as err:
+            fail(str(err))
+        except ValueError as err:
+            fail(f"{scenario or '<default>'}: --strength: {err}")
+        except KeyboardInterrupt:
+            click.echo(f"interrupted; no report written to {out_dir}", err=True)
+            sys.exit(130)
+        click.echo(stronger.summary())
     try:
         index = write_report(results, out_dir, [tuple(a) for a in results.meta.get("assumptions", [])],
-                             cards=card_values)
+                             cards=card_values, strength=stronger)
     except (OSError, OutputDirError) as err:
         write_failed(out_dir, err)
     click.echo(f"report: {index}")

@@ -194,6 +194,7 @@ def cards(scenario, games, seed, players, threads, target_ci, max_games, as_json
 
 def register(main: click.Group) -> None:
     """Add the study commands to the `balance` group."""
+    from .design import design
     from .tune import tune
-    for command in (compare, sweep, cards, tune):
+    for command in (compare, sweep, cards, tune, design):
         main.add_command(command)

@@ -189,6 +189,9 @@ class GameSpec:
     #   (scenario pieces, resolve) -> resources: cross-checks a scenario (raising ValueError "key=value: problem
     #   (allowed: ...)") and returns what it loaded (a map); resolve(key path, relative path) finds a file
     #   relative to the scenario file that set that key.
+    lookahead: str | None = None
+    #   the strategy that plays by simulation (parameters ``base``: the kind of the strategy its playouts play, and
+    #   ``playouts``), which `balance report --strength` seats at every seat; None: the game has none
     remove_items: Callable[[Any], tuple[str, list[tuple[str, dict]]]] | None = field(default=None, repr=False)
     #   Scenario -> (what an item is, [(label, {--set key: value}) per item]): the overrides that take each card or
     #   item's effect out of the game (replaced by an empty one), for the causal per-card values of `balance cards`

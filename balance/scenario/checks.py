@@ -139,11 +139,14 @@ class Checker:
                 if getattr(checks, key) is not None:
                     found.append(lambda key=key: self.fail(
                         ("checks", key), f"not a claim about a co-operative game ({team})", getattr(checks, key),
-                        "win_rate, length_mean, victory_share, item_lift_max"))
+                        "win_rate, length_mean, victory_share, item_lift_max, role_gap_max"))
         elif checks.win_rate is not None:
             found.append(lambda: self.fail(("checks", "win_rate"), "a claim about a co-operative game's team",
-                                           checks.win_rate, "seat_gap_max, strategy_order, length_mean, "
-                                           "victory_share, item_lift_max"))
+                                           checks.win_rate, "seat_gap_max, role_gap_max, strategy_order, "
+                                           "length_mean, victory_share, item_lift_max"))
+        if checks.role_gap_max is not None and spec.role_name is None:
+            found.append(lambda: self.fail(("checks", "role_gap_max"), f"{spec.title} has no roles (a hero each "
+                                           "seat plays)", checks.role_gap_max, "a claim of a game with roles"))
         kinds = spec.victory_names[1:]
         for kind in checks.victory_share or {}:
             if kind not in kinds:

@@ -19,6 +19,9 @@ class Checks(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     seat_gap_max: float | None = Field(None, ge=0, le=1, description=(
         "the largest difference between two seats' win rates is at most this (competitive games)"))
+    role_gap_max: float | None = Field(None, ge=0, le=1, description=(
+        "no role's win rate (The Haunted Tower: each hero's) is further than this from the mean of the roles' win "
+        "rates (games with roles)"))
     length_mean: Range | None = Field(None, description="mean game length in turns lies in [low, high]")
     victory_share: dict[str, Range] | None = Field(None, description=(
         "share of all games ended each way lies in [low, high], per victory kind"))

@@ -176,6 +176,31 @@ def set_layer(full: dict, dotted: str, value: Any, keyed: dict[Loc, str], player
     return _set(full, parts, value, (), keyed, dotted, label, fail)
 
 
+def setting_value(full: dict, dotted: str, keyed: dict[Loc, str]) -> Any:
+    """The value a dotted key (as :func:`set_layer` takes it) has in the scenario ``full``; KeyError when it has
+    none."""
+    parts, here, node = dotted.split("."), (), full
+    if parts[0] == "seats" and len(parts) in (2, 3) and parts[1].isdigit():
+        seats = full.get("seats") or [full.get("strategy", {"name": "random"})]
+        seat = seats[int(parts[1]) % len(seats)]
+        seat = seat if isinstance(seat, dict) else {"name": seat}
+        field = parts[2] if len(parts) == 3 else "name"
+        return seat["name" if field == "strategy" else field]
+    for i, part in enumerate(parts):
+        if isinstance(node, list) and here in keyed:
+            name = keyed[here]
+            k = _key_value(part, [x.get(name) for x in node if isinstance(x, dict)])
+            node = next(x for x in node if isinstance(x, dict) and x.get(name) == k)
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            raise KeyError(dotted)
+        here = here + (part,)
+    return node
+
+
 def _set_seat(full: dict, parts: list, value: Any, players: int, label: str, fail: Fail) -> list:
     if isinstance(full.get("seats"), list) and full["seats"]:
         below = full["seats"]

@@ -209,3 +209,34 @@ def test_a_scenario_without_claims_plays_one_look_and_passes(tmp_path):
     r = check(path, threads=1)
     assert r.scenarios[0].results.tallies.games == 1000 and len(r.claims) == 0
     assert r.exit_code == 0 and r.findings["text"][0].startswith("No scenario holds a [checks] table")
+
+
+# --- the role gap (heroes) -----------------------------------------------------------------------------------
+
+def test_role_gap_is_the_largest_distance_from_the_roles_mean():
+    from types import SimpleNamespace
+
+    from balance.analysis.checks.claims import role_gap
+    t = SimpleNamespace(role_name="hero", role_labels=("a", "b", "c", "d"), games=4000,
+                        role_games=np.array([3000, 3000, 3000, 0]), role_wins=np.array([900, 600, 1200, 0]))
+    look = role_gap(t, 0.15, 0.05, 4000)                   # shares 0.3, 0.2, 0.4 (d never played): mean 0.3
+    assert look.estimate == pytest.approx(0.1) and "furthest: c" in look.claim
+    assert look.low < 0.1 < look.high
+    assert look.decision == ("pass" if look.high <= 0.15 else "undecided")
+    assert role_gap(t, 0.02, 0.05, 4000).decision == "fail"       # 0.1 is clearly above 0.02
+    tight = SimpleNamespace(**{**vars(t), "role_games": t.role_games * 100, "role_wins": t.role_wins * 100,
+                               "games": 400_000})
+    assert role_gap(tight, 0.11, 0.05, 400_000).decision == "pass"
+    assert role_gap(SimpleNamespace(role_name=None, games=10), 0.1, 0.05, 10).decision == "not applicable"
+
+
+def test_role_gap_claim_on_the_haunted_tower_and_refused_without_roles(tmp_path):
+    path = tmp_path / "h.toml"
+    path.write_text(f'extends = "{SCENARIOS / "haunted_tower.toml"}"\ngames = 2000\n[checks]\nrole_gap_max = 0.10\n'
+                    'seat_gap_max = 0.5\n')
+    r = check(path, threads=2)
+    row = r.claims.set_index("key").loc["role_gap_max"]
+    assert row["outcome"] == "fail" and row["ci_low"] > 0.3          # the fighter wins about 67%, the mean about 25%
+    assert "furthest: fighter" in row["claim"] or "furthest: magic_user" in row["claim"]
+    with pytest.raises(ScenarioError, match="checks.role_gap_max: Spooky Tower has no roles"):
+        load_scenario(small(tmp_path, "role_gap_max = 0.1"))

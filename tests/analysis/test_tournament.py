@@ -63,6 +63,16 @@ def test_competitive_tournament_ranks_and_is_the_same_on_any_threads():
     assert np.isnan(np.diag(m)).all() and ((m[~np.isnan(m)] >= 0) & (m[~np.isnan(m)] <= 1)).all()
     assert a.ratings["wins"].sum() + a.meta["ties"] + a.meta["unfinished"] == 3000
     assert {"ratings", "matrix"} <= set(a.plot.available())
+    g = a.gaps.set_index(["higher", "lower"])
+    top, last = a.ratings["strategy"].iloc[0], a.ratings["strategy"].iloc[-1]
+    row = g.loc[(top, last)]             # the rating difference, its interval from the fit's covariance
+    c = a.rating_cov
+    sd = np.sqrt(c.at[top, top] + c.at[last, last] - 2 * c.at[top, last])
+    assert row["gap"] == pytest.approx(a.ratings["rating"].iloc[0] - a.ratings["rating"].iloc[-1])
+    assert row["ci_high"] - row["ci_low"] == pytest.approx(2 * 1.959963984540054 * sd)
+    assert row["clear"] and len(g) == 3 and (g["gap"] >= 0).all()
+    said = a.findings.set_index("kind").loc["next_gap"]
+    assert said["estimate"] == pytest.approx(a.gaps["gap"].iloc[0]) and f"{top}'s rating" in said["text"]
 
 
 def test_cooperative_tournament_rates_teams():
@@ -73,6 +83,12 @@ def test_cooperative_tournament_rates_teams():
     row = t.tables.set_index("table").loc["climber + deck_thinner"]
     assert row["games"] == 400 and 0 <= row["win_rate"] <= 1
     assert "team_win_rate" in t.ratings and "makes the strongest teams" in t.findings["text"][0]
+    gap = t.gaps.iloc[0]                 # the two variants' mean team win rates, independent errors combined
+    r = t.ratings.set_index("strategy")
+    assert gap["gap"] == pytest.approx(r["team_win_rate"].iloc[0] - r["team_win_rate"].iloc[1])
+    se = np.hypot(*((r["ci_high"] - r["ci_low"]) / (2 * 1.959963984540054)))
+    assert gap["ci_high"] - gap["gap"] == pytest.approx(1.959963984540054 * se)
+    assert t.findings["kind"].iloc[1] == "next_gap"
 
 
 @pytest.mark.parametrize("args, words", [

@@ -158,3 +158,12 @@ def test_a_dask_cluster_finds_the_same():
     assert remote.meta["timing"]["executor"] == "dask"
     assert remote.confirmations.equals(local.confirmations)
     assert remote.candidates.equals(local.candidates)
+
+
+def test_a_fragment_written_whole_seats_leaves_out_every_strategy_override(tmp_path):
+    from balance.analysis.fragment import fragment_table
+    base = load_scenario("scenarios/spooky_tower.toml", **{"strategy.name": "collector", "seats.1.stack_target": 5,
+                                                          "rules.flip_scope": "building"})
+    seats = [{"name": s.strategy, **s.params} for s in base.seats]
+    table = fragment_table(base, base, "x", tmp_path / "f.toml", seats=seats)
+    assert "strategy" not in table and table["seats"] == seats and table["rules"] == {"flip_scope": "building"}

@@ -94,6 +94,38 @@ def seat_gap(t, bound, alpha, n_star) -> Look:
     return _at_most("seat_gap_max", claim, est, low, high, bound, n)
 
 
+def role_gap(t, bound, alpha, n_star) -> Look:
+    """The largest |p_r - mean of the roles' p| over the roles played, each role's share with its seat-games as its
+    own sample and the roles' shares read as independent; each role's deviation gets its part of the error rate.
+    Its standard deviation is written per game played (a role seen in n_r of N games contributes
+    c^2 p (1 - p) N / n_r), so the interval is the confidence sequence of N games."""
+    if t.role_name is None:
+        nan = math.nan
+        return Look("role_gap_max", "role gap", nan, nan, nan, NOT_APPLICABLE, t.games, nan, nan,
+                    "this game has no roles")
+    games = np.asarray(t.role_games, dtype=np.float64)
+    seen = np.nonzero(games > 0)[0]
+    n = float(t.games)
+    p = np.asarray(t.role_wins, dtype=np.float64)[seen] / games[seen]
+    q = (np.asarray(t.role_wins, dtype=np.float64)[seen] + 0.5) / (games[seen] + 1.0)     # never a zero variance
+    var_each = q * (1 - q) * n / games[seen]
+    k = p.size
+    est = low = high = 0.0
+    which = None
+    for i in range(k):
+        c = np.full(k, -1.0 / k)
+        c[i] += 1.0
+        d = float(c @ p)
+        sd = math.sqrt(float((c * c) @ var_each))
+        a, b = _abs_interval(*confseq.interval(d, sd, n, alpha / k, n_star))
+        if abs(d) > est:
+            est, which = abs(d), t.role_labels[seen[i]]
+        low, high = max(low, a), max(high, b)
+    claim = (f"no {t.role_name}'s win rate further than {bound:.1%} from the mean"
+             + (f" (furthest: {which})" if which is not None else ""))
+    return _at_most("role_gap_max", claim, est, low, high, bound, t.games)
+
+
 def item_lift(t, bound, alpha, n_star) -> Look:
     """The largest |win rate used - win rate not used| over the items of the first counter group that were both
     used and not used: two shares, each with half the item's error rate."""
@@ -150,6 +182,8 @@ def evaluate(t, checks, alpha: float, n_star: float) -> list[Look]:
     out: list[Look] = []
     if checks.seat_gap_max is not None:
         out.append(seat_gap(t, checks.seat_gap_max, alpha, n_star))
+    if checks.role_gap_max is not None:
+        out.append(role_gap(t, checks.role_gap_max, alpha, n_star))
     if checks.win_rate is not None:
         out.append(win_rate(t, checks.win_rate, alpha, n_star))
     if checks.length_mean is not None:

@@ -53,14 +53,15 @@ def _worst(outcomes) -> str:
 
 
 def check_scenario(sc: Scenario, cap: int, *, threads=None, chunk_size=None, target_ci=None, alpha=ALPHA,
-                   baseline: Results | None = None, progress=None) -> ScenarioCheck:
-    """Decide ``sc.checks`` on at most ``cap`` games; with a ``baseline`` play all ``cap`` games and compare."""
+                   baseline: Results | None = None, progress=None, stepper=None) -> ScenarioCheck:
+    """Decide ``sc.checks`` on at most ``cap`` games; with a ``baseline`` play all ``cap`` games and compare.
+    ``stepper``: what plays the games (default: a :class:`~balance.run.stepper.Stepper` of ``sc``)."""
     from ...run.runner import DEFAULT_CHUNK
     from ...run.stepper import Stepper
     from .baseline import compare
 
     checks = sc.checks
-    step = Stepper(sc, threads, chunk_size or DEFAULT_CHUNK)
+    step = stepper if stepper is not None else Stepper(sc, threads, chunk_size or DEFAULT_CHUNK)
     decided: dict[str, tuple[str, _claims.Look]] = {}
     last: list[_claims.Look] = []
     for n in looks(cap):

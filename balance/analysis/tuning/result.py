@@ -10,14 +10,13 @@ import numpy as np
 import pandas as pd
 
 from ...core.toml import dumps_toml
-from ...scenario import layers
-from ...scenario.model import Scenario, ScenarioError, load_scenario
+from ...scenario.model import Scenario
+from ..fragment import fragment_table, write_checked
 from ...stats.findings import Finding, said
 from ..shown import Shown
 from .search import Candidate, Confirmation
 from .target import Target
 
-RUN_KEYS = ("games", "seed")       # how much and which games to play: not what is tuned, never in the fragment
 
 
 class Tuning(Shown):
@@ -108,50 +107,13 @@ class Tuning(Shown):
                 f"scenario's values, {_pct(c.after)} tuned, a gain of {_pp(c.gain)} points (95% CI {_pp(c.gain_lo)} "
                 f"to {_pp(c.gain_hi)}).\n")
         name = f"{self.base.name}, tuned ({self.meta['target']})"
-        if not self.base.source:
-            d = tuned.to_dict()
-            d["name"] = name
-            return head + dumps_toml(d)
-        folder = Path(path).resolve().parent if path is not None else Path.cwd()
-        table: dict = {"extends": Path(os.path.relpath(Path(self.base.source).resolve(), folder)).as_posix(),
-                       "name": name}
-        table.update(self._overrides())
-        table["seats"] = [{"name": s.strategy, **s.params} for s in tuned.seats]
-        return head + dumps_toml(table)
-
-    def _overrides(self) -> dict:
-        """The command line's changes of the scenario (--players, --set) as the layers a file gives: seats aside,
-        which the fragment writes whole, and seed and games, which say what to play, not what is played."""
-        spec = self.base.spec()
-        keyed = layers.keyed_paths(spec)
-        full = self.base.to_dict()
-        out: dict = {}
-        for key, value in self.base.overrides.items():
-            plain = key[:-1] if key.endswith(".") and key.count(".") == 1 else key
-            if plain in RUN_KEYS or plain in ("seats", "strategy") or plain.startswith("seats."):
-                continue
-            layer = ({plain: value} if "." not in plain else
-                     layers.set_layer(full, plain, value, keyed, self.base.players, "--set", ScenarioError))
-            out = layers.lay_over(out, layer, keyed, "--set", ScenarioError)
-        return out
+        seats = [{"name": s.strategy, **s.params} for s in tuned.seats]
+        return head + dumps_toml(fragment_table(self.base, tuned, name, path, seats=seats))
 
     def write_fragment(self, path: str | os.PathLike) -> Path:
         """Write :meth:`fragment` to ``path`` (beside it first, then moved over it), after checking that it loads back
         to the tuned scenario."""
-        target = Path(path)
-        tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-        tmp.write_text(self.fragment(target), encoding="utf-8")
-        try:
-            back = load_scenario(tmp, seed=self.base.seed, games=self.base.games)
-            want, got = self.scenario.to_dict(), back.to_dict()
-            want.pop("name"), got.pop("name")
-            if want != got:
-                raise RuntimeError(f"the fragment written to {path} does not load to the tuned scenario")
-            os.replace(tmp, target)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
-        return target
+        return write_checked(path, self.fragment(path), self.scenario, self.base)
 
     def to_dict(self) -> dict:
         from ...stats.results import json_safe

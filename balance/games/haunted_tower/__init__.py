@@ -49,6 +49,17 @@ STRATEGIES = {
                                                  "points (unless nothing else is left)."),
          ParamSpec("level_bonus", 20.0, 0.0, 100.0, "Movement points a chit one level higher may lie further than "
                                                     "one on the hero's level and still be preferred."))),
+    "lookahead": StrategySpec(
+        "lookahead", 4,
+        "Plays by simulation: at each move it tries its `base` heuristic's square and the squares the base would stop "
+        "on for its next-best targets (`width` in all), plays each out `playouts` times to the end of the game, the "
+        "chits it cannot know re-dealt at random and every seat on the base, and stops where its points lead over "
+        "the best other seat is highest on average; every other decision is the base's (docs/strategies.md).",
+        (ParamSpec("playouts", 8.0, 1.0, 256.0, "Playouts per square tried (rounded)."),
+         ParamSpec("base", 1.0, 1.0, 3.0, "Base strategy of the playouts and of the other decisions, by kind: "
+                                          "1 cautious_looter, 2 monster_hunter, 3 specter_rusher (its defaults)."),
+         ParamSpec("width", 3.0, 1.0, 8.0, "Squares tried per move, the base's own first (rounded; 1: none "
+                                           "searched, the base's play)."))),
 }
 
 
@@ -119,6 +130,7 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
     from ..kernel_common import chunk_arrays
     from . import layout
     from .rules import simulate_nb
+    from .rules.look_game import needs_look, simulate_look_nb
 
     initial_state, initial_params, tables, costs, kinds, params, heroes, _rotate, hero_rotate = compiled
     p = kinds.shape[0]
@@ -134,7 +146,8 @@ def run_chunk(compiled, *, seed: int, rotate: bool, game0: int, n_games: int, n_
         "items": np.empty((n, p, n_items, layout.N_IC), np.int16), "draws": np.empty(n, np.int64),
     })
     n_blocks = max(1, n_blocks)
-    simulate_nb(initial_state, initial_params, tables, costs, kinds, params, heroes, bool(rotate), bool(hero_rotate),
+    entry = simulate_look_nb if needs_look(kinds) else simulate_nb      # the search only where a seat uses it
+    entry(initial_state, initial_params, tables, costs, kinds, params, heroes, bool(rotate), bool(hero_rotate),
                 np.uint64(seed), game0, n_games, n_blocks, out["winner"], out["win_mask"], out["victory"], out["turns"],
                 out["rounds"], out["seat_strategy"], out["seat_role"], out["final"], out["counters"], out["items"],
                 out["draws"])
@@ -241,6 +254,6 @@ SPEC = GameSpec(
     summary_counters=("points", "kills", "deaths", "out", "runs", "encounters", "specter_hits", "specter_kill",
                       "items"),
     list_keys={"components.heroes": "name", "components.monsters": "name", "components.items": "name"},
-    check=check, remove_items=remove_items,
+    check=check, remove_items=remove_items, lookahead="lookahead",
     turn_cap=2000,      # hero turns; 0.5% of default games reach it (docs/rules/haunted_tower.md)
 )

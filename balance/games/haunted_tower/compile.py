@@ -177,6 +177,11 @@ def compile_rules(components: HauntedTowerComponents, rules: HauntedTowerRules, 
     params = np.zeros(layout.F_SIZE, np.float64)
     from .strategies.valuation import fill_worth_nb            # (valuation -> strategies -> ... import the layout only)
     fill_worth_nb(state, params)
+    from . import STRATEGIES
+    for spec in STRATEGIES.values():      # the heuristics' defaults, for a lookahead's base (rules.lookahead)
+        if spec.kind < layout.N_BASE_KINDS:
+            row = layout.F_BASE + spec.kind * layout.N_PARAMS
+            params[row:row + len(spec.params)] = spec.vector({})
     tables, costs = board_arrays(board)
     return state, params, tables.copy(), costs.copy()
 

@@ -34,6 +34,10 @@ MAX_HAND = 100           # blue chits one player draws
 MAX_PATH = 64            # squares of one move
 MAX_CAND = 2048          # candidates of one decision (squares at most)
 N_PARAMS = 4             # strategy parameters per seat
+N_LOOK = 2               # a lookahead seat's settings in the state (look_at): playouts, width
+MAX_WIDTH = 8            # squares a lookahead's move search tries at most
+MAX_PLAYOUTS = 256       # playouts of one square at most
+N_BASE_KINDS = 4         # the strategy kinds a lookahead may play out (its base): 1..3, the heuristics
 D10 = 10
 N_LEVELS = 3
 FIGHT_CAP_ROUNDS = enums.FIGHT_CAP_ROUNDS   # the fight cap (enums: the game's spec names it without Numba)
@@ -231,7 +235,17 @@ DICE_SCRIPT = _region(512)
 CHOICE_SCRIPT = _region(512)
 KINDS = _region(MAX_PLAYERS)                  # strategy kind per seat (set before the game)
 SEAT_HERO = _region(MAX_PLAYERS)              # hero index per seat (set before the game)
+LOOK = _region(MAX_PLAYERS * N_LOOK)          # per seat, a lookahead's playouts and width (look_at); 0: no search
 STATE_END = _off
+# --- the lookahead's scratch (rules.lookahead): the state a playout starts from, what it re-deals, the moves tried --
+SAVED_LO = DICE_SCRIPT - SC                   # saved: SC .. the scripts (every word a game changes), and KINDS ..
+SAVED_HI = STATE_END - KINDS                  # STATE_END (kinds, heroes, the lookahead's settings)
+SAVE = _region(SAVED_LO + SAVED_HI)
+DEAL = _region(MAX_CHITS)                     # the chits of one back colour a seat does not know, in id order
+PLACES = _region(MAX_CHITS)                   # ... the squares they lie on in square order, then -1 for each set aside
+PLACER = _region(MAX_CHITS)                   # ... and the seat that placed the chit lying there (-1: none)
+LOOK_SQ = _region(MAX_WIDTH)                  # the squares a lookahead's move search tries, the base's first
+LOOK_M = _region(MAX_PLAYOUTS)                # ... the margin of each playout of the base's square
 # --- compiled rules (read only) --------------------------------------------------------------------------------
 OPT = _region(N_OPT)
 HERO_TAB = _region(MAX_HEROES * N_HT)
@@ -309,7 +323,9 @@ F_PARAMS = 0
 F_SLOTS = F_PARAMS + MAX_PLAYERS * N_PARAMS   # per seat, the 8 values of valuation.slots_nb (valid: SLOTS_OK)
 N_SLOTS = 8
 F_WORTH = F_SLOTS + MAX_PLAYERS * N_SLOTS     # per hero card and item, valuation.hero_worth_nb (compiled)
-F_SIZE = F_WORTH + MAX_HEROES * MAX_ITEMS
+F_BASE = F_WORTH + MAX_HEROES * MAX_ITEMS     # default parameters of each strategy kind a lookahead plays out
+F_SAVE = F_BASE + N_BASE_KINDS * N_PARAMS     # every seat's parameters and slots (F_PARAMS .. F_WORTH), saved while
+F_SIZE = F_SAVE + F_WORTH                     # a lookahead plays out
 
 # --- board array `tables`: a header of sizes and offsets, then the tables (board.Board) ----------------------------
 G_N = 0                  # squares
@@ -415,6 +431,12 @@ def slots_at(p, k):
 def worth_at(h, i):
     """params' WORTH entry of hero card h and item i."""
     return np.uint64(F_WORTH + h * MAX_ITEMS + i)
+
+
+@rules_index
+def look_at(p, k):
+    """Seat p's lookahead setting k: 0 its playouts per square (0: the seat does not search), 1 its width."""
+    return np.uint64(LOOK + p * N_LOOK + k)
 
 
 @rules_index

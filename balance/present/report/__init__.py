@@ -16,6 +16,7 @@ from ...core.outputs import atomic_directory
 from ..figure import caption, save_png
 from ...core.text import file_name, is_number_column
 from ...stats.results import Results
+from .. import strength_view
 from .columns import ASSOCIATION, column_note
 
 FIGURES = ("seats", "lengths", "victories", "cards", "win_rate_by_length")   # every game's figures
@@ -34,6 +35,7 @@ def files_for(scenario) -> tuple[str, ...]:
     extra += [f"group_{file_name(g.name)}" for g in counter_groups(spec, scenario)[1:]]
     cats = [file_name(c.name) for c in categories(spec, scenario)]
     extra += [f"category_{c}" for c in cats] + (["contrasts"] if spec.contrasts else []) + ["card_values_cards"]
+    extra += ["strength_levels"]
     return FILES + tuple(f"{name}.png" for name in extra) + tuple(f"category_{c}.csv" for c in cats) + \
         ("card_values_cards.csv",)          # written with --cards
 
@@ -73,6 +75,10 @@ CARDS_NOTE = ("Causal, unlike the association tables above: each card's effect r
               "the change with its paired 95% interval.")
 
 
+STRENGTH_NOTE = ("Each finding of the run as written, read again with the strategies tuned and with lookahead players "
+                 "on the same games, with its 95% interval.")
+
+
 def _png(folder: Path, name: str, draw, timings: dict | None) -> str:
     """Draw a figure, write it as ``<name>.png`` into ``folder`` and return the file base64-encoded; with
     ``timings``, the seconds it took go in under ``name``."""
@@ -89,12 +95,15 @@ def _png(folder: Path, name: str, draw, timings: dict | None) -> str:
 
 
 def write_report(results: Results, out_dir: str | os.PathLike,
-                 assumptions: list[tuple[str, str, str]] = (), cards=None, timings: dict | None = None) -> Path:
+                 assumptions: list[tuple[str, str, str]] = (), cards=None, timings: dict | None = None,
+                 strength=None) -> Path:
     """Write the report folder ``out_dir`` and return the path of its ``index.html``.
 
     ``assumptions`` are the (setting, value, reason) rows in force for this run (rules the rulebook leaves open).
     ``cards``: a ``balance.analysis.studies.cards`` result (``balance report --cards``), shown as its own section, table
     and figure, after the run's tables.
+    ``strength``: a ``balance.analysis.strength`` result (``balance report --strength``): its verdicts after the
+    findings, its tables, and its figure.
     ``timings``: a dict that gets the seconds each figure took to draw and write, by figure name.
     Everything is written to a temporary folder beside ``out_dir`` and moved into place only when complete; an
     existing ``out_dir`` is replaced only then, and an error leaves neither a partial report nor the temporary folder.
@@ -123,16 +132,21 @@ def write_report(results: Results, out_dir: str | os.PathLike,
         "extra": [_table(title, display[title]) for title in ("Strategies", "Strategy x seat", "Contrasts")
                   if title in display and (title == "Contrasts" or results.rotates)],
     }
-    card_figures = {}
+    context["strength"] = None if strength is None else {
+        "heading": strength_view.heading(strength), "findings": list(strength.findings["text"]),
+        "tables": [_table(title, df) for title, df in strength_view.sections(strength)]}
+    extra_figures = {}
+    if strength is not None:
+        extra_figures |= {f"strength_{name}": getattr(strength.plot, name) for name in strength.plot.available()}
     if cards is not None:
         for title, df in cards.display_tables().items():
             context["extra"].append(_table(f"Card values (causal): {title}", df, CARDS_NOTE))
-        card_figures = {f"card_values_{name}": draw for name, draw in cards.figures().items()}
+        extra_figures |= {f"card_values_{name}": draw for name, draw in cards.figures().items()}
     csvs = {f"category_{file_name(name)}.csv": df for name, df in results.categories.items()}
     if cards is not None:
         csvs |= {f"card_values_{name}.csv": df for name, df in cards.frames().items()}
     own = FILES + tuple(f"{name}.png" for name in results.plot.available() if name not in FIGURES) + tuple(csvs) + \
-        ("card_values_cards.png", "card_values_cards.csv")      # a --cards report's, replaced by a rerun either way
+        ("card_values_cards.png", "card_values_cards.csv", "strength_levels.png")   # --cards', --strength's
     with atomic_directory(out_dir, own) as tmp:
         for file, df in csvs.items():
             df.to_csv(tmp / file, index=False)
@@ -141,9 +155,11 @@ def write_report(results: Results, out_dir: str | os.PathLike,
             data = _png(tmp, name, getattr(results.plot, name), timings)
             figures.append({"name": name, "title": name.replace("_", " ").capitalize(), "data": data,
                             "caption": caption(results, name)})
-        for name, draw in card_figures.items():
+        for name, draw in extra_figures.items():
             data = _png(tmp, name, draw, timings)
-            figures.append({"name": name, "title": "Card values (causal)", "data": data, "caption": CARDS_NOTE})
+            strong = name.startswith("strength_")
+            figures.append({"name": name, "title": "Under stronger play" if strong else "Card values (causal)",
+                            "data": data, "caption": STRENGTH_NOTE if strong else CARDS_NOTE})
         html = _ENV.get_template("report.html.j2").render(context | {"figures": figures})
         (tmp / "index.html").write_text(html, encoding="utf-8")
         md = _ENV.get_template("summary.md.j2").render(_summary_context(results, context))

@@ -44,6 +44,7 @@ from .. import strategies
 from ..components import HauntedTowerComponents, HauntedTowerRules, Item, Monster
 from .combat import Combat, GameEnds
 from .pieces import Chit, Hero, HeroSnapshot, ReferenceGame, Snapshot, number_chits
+from .lookahead import Lookahead
 from .view import View
 from .movement import Movement
 from .setup import SetUp
@@ -51,7 +52,7 @@ from .setup import SetUp
 
 # --- the game --------------------------------------------------------------------------------------------------------
 
-class Table(SetUp, Movement, Combat, View):
+class Table(SetUp, Movement, Combat, Lookahead, View):
     """A game of The Haunted Tower in progress.
 
     ``dice`` (used before the dice stream, one die per entry) and ``choices`` (decisions of seats playing the

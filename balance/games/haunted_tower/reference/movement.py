@@ -78,7 +78,10 @@ class Movement:
         self.mp = h.card.speed + roll + h.ability(enums.AB_MOVE_BONUS)
         self.climb = self.climbing_table(h)
         self.emit(enums.EV_MOVE_ROLL, h.seat, roll, self.mp)
-        q = int(self.decide(strategies.move_nb, h.seat, self.tables, self.costs, h.seat))
+        if self.searches(h.seat):
+            q = self.look_move(h.seat)
+        else:
+            q = int(self.decide(strategies.move_nb, h.seat, self.tables, self.costs, h.seat))
         start = h.square
         if not (0 <= q < self.board.n_squares and self.cost(start, q) <= self.mp and self.chit_on[q] < 0
                 and self.hero_on[q] in (-1, h.seat)):

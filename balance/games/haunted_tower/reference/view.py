@@ -22,6 +22,7 @@ from ..board import LEVELS, N_LEVELS
 from .. import enums
 from .. import layout
 from ..compile import bit_words, compile_rules
+from ..rules.lookahead import look_seats_nb
 
 MAX_SCRIPT = layout.KINDS - layout.CHOICE_SCRIPT     # room for scripted choices in the flat view
 CHIT_REGIONS = (layout.CHIT_LOC, layout.CHIT_SQ, layout.CHIT_OWNER, layout.CHIT_PLACER, layout.CHIT_FACEUP,
@@ -71,6 +72,7 @@ class View:
             state[layout.SEAT_HERO + p] = self.heroes[p].index
             for j in range(min(layout.N_PARAMS, params.shape[1])):
                 self._params[layout.F_PARAMS + p * layout.N_PARAMS + j] = params[p, j]
+        look_seats_nb(state, self._params)      # a lookahead seat decides as its base (reference/lookahead.py)
         if len(self.choices) > MAX_SCRIPT:
             raise ValueError(f"at most {MAX_SCRIPT} scripted choices, got {len(self.choices)}")
         state[layout.CHOICE_SCRIPT:layout.CHOICE_SCRIPT + len(self.choices)] = self.choices
@@ -129,7 +131,7 @@ class View:
 
     def write_view(self, seat: int, cand: Sequence[int], n_cand: int, opts: Sequence[tuple[int, int]]) -> None:
         """Everything public, the deciding seat's own hand and the contents it knows; nothing else."""
-        state, n_sq, n_rooms, n_chits = self._state, self.board.n_squares, self.board.n_rooms, len(self.chits)
+        state, n_sq, n_rooms = self._state, self.board.n_squares, self.board.n_rooms
         state[layout.SC:layout.SC + layout.N_SC] = self.scalars(n_cand)
         rows, held = [], []
         for h in self.heroes:
@@ -142,21 +144,7 @@ class View:
             own = self.heroes[seat].hand
             state[layout.HAND + seat * layout.MAX_HAND:layout.HAND + seat * layout.MAX_HAND + len(own)] = own
             self.hands_in_view = bool(own)
-        fields = self.chit_fields(seat)
-        for region, values in zip(CHIT_REGIONS, fields):
-            state[region:region + n_chits] = values
-        # the bit sets from the chits' places, faces, placers and levels: one row of flags a set, packed at once
-        loc, placer = fields[0], fields[3]
-        level = np.where(fields[1] >= 0, self.board.level[fields[1]], 0)
-        flags = np.zeros((len(self._bit_sets), layout.MAX_CHITS), np.bool_)
-        flags[0, :n_chits] = (loc == enums.LOC_BOARD) | (loc == enums.LOC_FLOOR)          # (not np.isin: 10x)
-        flags[1, :n_chits] = fields[4] == 0
-        flags[2:2 + self.n_players, :n_chits] = placer == self._seats[:, None]
-        flags[2 + self.n_players:, :n_chits] = level == self._levels[:, None]
-        words = bit_words(flags)
-        for first, row in zip(self._bit_sets, words):
-            state[first:first + row.size] = row
-        state[layout.SQ_CHIT:layout.SQ_CHIT + n_sq] = self.chit_on
+        self.write_chits(self.chit_fields(seat), self.chit_on)
         state[layout.SQ_HERO:layout.SQ_HERO + n_sq] = self.hero_on
         state[layout.ROOM_BLUE:layout.ROOM_BLUE + n_rooms] = self.room_blue
         state[layout.ROOM_FULL:layout.ROOM_FULL + n_rooms] = self.room_full
@@ -174,6 +162,25 @@ class View:
         flat_seek_nb(state, layout.stream_at(2 + seat), _as_int64(stream.key), stream.counter)
         state[layout.M_CHOICE_N] = len(self.choices)
         state[layout.M_CHOICE_I] = self.choice_i
+
+    def write_chits(self, fields: Sequence[np.ndarray], chit_on: np.ndarray) -> None:
+        """The chits' regions (``CHIT_REGIONS``, `fields` as :meth:`chit_fields` gives them), their bit sets and
+        the chit on each square (`chit_on`)."""
+        state, n_chits = self._state, len(self.chits)
+        for region, values in zip(CHIT_REGIONS, fields):
+            state[region:region + n_chits] = values
+        # the bit sets from the chits' places, faces, placers and levels: one row of flags a set, packed at once
+        loc, placer = fields[0], fields[3]
+        level = np.where(fields[1] >= 0, self.board.level[fields[1]], 0)
+        flags = np.zeros((len(self._bit_sets), layout.MAX_CHITS), np.bool_)
+        flags[0, :n_chits] = (loc == enums.LOC_BOARD) | (loc == enums.LOC_FLOOR)          # (not np.isin: 10x)
+        flags[1, :n_chits] = fields[4] == 0
+        flags[2:2 + self.n_players, :n_chits] = placer == self._seats[:, None]
+        flags[2 + self.n_players:, :n_chits] = level == self._levels[:, None]
+        words = bit_words(flags)
+        for first, row in zip(self._bit_sets, words):
+            state[first:first + row.size] = row
+        state[layout.SQ_CHIT:layout.SQ_CHIT + self.board.n_squares] = chit_on
 
     def decide(self, decision, seat: int, *args, cand: Sequence[int] = (), n_cand: int | None = None,
                opts: Sequence[tuple[int, int]] = ()):

@@ -50,18 +50,22 @@ def record_path_nb(state, tables, costs, t, a, b):
 
 
 @rules_jit
-def move_hero_nb(state, params, tables, costs, p, mp):
-    """Movement: the strategy names the square to stop on; returns False on an illegal answer."""
-    t = climb_table_nb(state, p)
+def movement_nb(state, p, mp):
+    """This turn's movement: `mp` points under the climbing table the hero's chits allow (``SC_MP``, ``SC_CLIMB``)."""
     state[MOVEMENT_POINTS] = mp
-    state[CLIMB_TABLE] = t
+    state[CLIMB_TABLE] = climb_table_nb(state, p)
+
+
+@rules_jit
+def move_to_nb(state, tables, costs, p, q):
+    """Movement: the hero stops on square q, the square its strategy named; returns False on an illegal answer."""
+    t = state[CLIMB_TABLE]
     here = state[hs_at(p, HS_SQ)]
-    q = strategies.move_nb(state, params, tables, costs, p)
     if not move_ok_nb(state, tables, costs, p, q):
         illegal_nb(state, p, enums.DEC_MOVE, q)
         return False
     c = cost(costs, tables, t, here, q)
-    state[POINTS_LEFT] = mp - c
+    state[POINTS_LEFT] = state[MOVEMENT_POINTS] - c
     state[PATH_FROM] = here             # the path here -> q under t, recorded when read (record_path_nb)
     state[PATH_LENGTH] = 0
     place_hero_nb(state, p, q)
@@ -73,6 +77,13 @@ def move_hero_nb(state, params, tables, costs, p, mp):
             b = state[at(PATH, i)]
             emit_nb(state, enums.EV_STEP, p, b, cost(costs, tables, t, a, b), 0)
     return True
+
+
+@rules_jit
+def move_hero_nb(state, params, tables, costs, p, mp):
+    """Movement with `mp` points: the strategy names the square to stop on; returns False on an illegal answer."""
+    movement_nb(state, p, mp)
+    return move_to_nb(state, tables, costs, p, strategies.move_nb(state, params, tables, costs, p))
 
 
 @rules_jit

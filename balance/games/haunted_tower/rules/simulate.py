@@ -12,6 +12,7 @@ from ...kernel_common import load_script
 from ..layout import (CHOICE_SCRIPT, DICE_SCRIPT, FINAL_FIELDS, KINDS, M_CHOICE_I, M_CHOICE_N, M_DICE_I, M_DICE_N,
                       M_TRACE, N_FINAL, N_IC, N_MC, N_PARAMS, ROUND, SEAT_HERO, STREAMS, TRACE, TURN, VICTORY, WINNER,
                       WIN_MASK, at, hs_at, icnt_at, mcnt_at, param_at)
+from .. import strategies
 from .turn import play_game_nb
 
 
@@ -51,9 +52,6 @@ def simulate_nb(initial_state, initial_params, tables, costs, lineup_kinds, line
     Games are split into `n_blocks` contiguous blocks run in parallel, each with its own copy of the state; every
     game draws only from its own (seed, game) streams, so outputs do not depend on the split or the thread count.
     """
-    n_players = lineup_kinds.shape[0]
-    n_mon = monsters.shape[2]
-    n_items = items.shape[2]
     per_block = (n_games + n_blocks - 1) // n_blocks
     for b in prange(n_blocks):
         state = initial_state.copy()
@@ -63,21 +61,28 @@ def simulate_nb(initial_state, initial_params, tables, costs, lineup_kinds, line
             seat_lineup_nb(state, params, lineup_kinds, lineup_params, heroes, rotate, hero_rotate, gi, slots[i],
                            roles[i])
             play_game_nb(state, params, tables, costs, seed, gi)
-            winner[i] = state[WINNER]
-            win_mask[i] = state[WIN_MASK]
-            victory[i] = state[VICTORY]
-            turns[i] = state[TURN]
-            rounds[i] = state[ROUND]
-            for p in range(n_players):
-                for k in range(N_FINAL):
-                    final[i, p, k] = state[hs_at(p, FINAL_FIELDS[k])]
-                for m in range(n_mon):
-                    for k in range(N_MC):
-                        monsters[i, p, m, k] = state[mcnt_at(p, m, k)]
-                for m in range(n_items):
-                    for k in range(N_IC):
-                        items[i, p, m, k] = state[icnt_at(p, m, k)]
-            draws[i] = draws_nb(state, n_players)
+            record_game_nb(state, i, winner, win_mask, victory, turns, rounds, final, monsters, items, draws)
+
+
+@rules_jit
+def record_game_nb(state, i, winner, win_mask, victory, turns, rounds, final, monsters, items, draws):
+    """Game i's outcome, from its final state, into the per-game output arrays."""
+    n_players = final.shape[1]
+    winner[i] = state[WINNER]
+    win_mask[i] = state[WIN_MASK]
+    victory[i] = state[VICTORY]
+    turns[i] = state[TURN]
+    rounds[i] = state[ROUND]
+    for p in range(n_players):
+        for k in range(N_FINAL):
+            final[i, p, k] = state[hs_at(p, FINAL_FIELDS[k])]
+        for m in range(monsters.shape[2]):
+            for k in range(N_MC):
+                monsters[i, p, m, k] = state[mcnt_at(p, m, k)]
+        for m in range(items.shape[2]):
+            for k in range(N_IC):
+                items[i, p, m, k] = state[icnt_at(p, m, k)]
+    draws[i] = draws_nb(state, n_players)
 
 
 @njit(cache=True, error_model="numpy")
@@ -112,6 +117,9 @@ def trace_game(compiled, seed: int, game: int, max_rows: int = 200_000) -> tuple
     """Play game `game` of run `seed` of a compiled scenario (``compile_scenario``), seated as the batch kernel seats
     it, with its trace: (events int64[n, 5], final state array)."""
     initial_state, initial_params, tables, costs, kinds, params, heroes, rotate, hero_rotate = compiled
-    state = trace_game_nb(initial_state, initial_params, tables, costs, kinds, params, heroes, bool(rotate),
+    entry = trace_game_nb
+    if strategies.LOOKAHEAD in kinds:
+        from .look_game import trace_look_nb as entry       # a lineup with a lookahead seat: its own entry point
+    state = entry(initial_state, initial_params, tables, costs, kinds, params, heroes, bool(rotate),
                           bool(hero_rotate), np.uint64(seed), int(game), max_rows)
     return read_trace(state, TRACE, M_TRACE, max_rows), state

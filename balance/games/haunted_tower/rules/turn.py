@@ -25,11 +25,14 @@ from ..layout import (ACTIVE, CAND, CHIT_COLOUR, CHIT_FACEUP, CHIT_INDEX, CHIT_K
                       POINTS_PURPLE, POINTS_SPECTER_HIT, POINTS_SPECTER_KILL, POINTS_STANDUP, ROUND, ROUND_STARTER,
                       SEAT_HERO, SPECTER_KILLER, SQ_HERO, STREAMS, TIES, TRACE, TRADING, TURN, TURN_CAP, VICTORY,
                       WINNER, WIN_MASK, at, g_adj, g_level, held_at, hs_at, ht_at, icnt_at, it_at, mcnt_at, param_at)
-from .movement import (climb_table_nb, drop_phase_nb, encounter_candidates_nb, move_hero_nb, offer_item_nb,
-                       slot_room_nb, usable_nb)
+from .movement import (climb_table_nb, drop_phase_nb, encounter_candidates_nb, move_to_nb, movement_nb,
+                       offer_item_nb, slot_room_nb, usable_nb)
 from .pieces import (carry_nb, die_nb, disown_chit_nb, emit_nb, illegal_nb, item_of_nb, reveal_nb, slot_of_nb,
                      uncarry_nb)
 from .setup import place_chits_nb, reset_nb, rolloff_nb
+
+SKIP = -1                # turn_due_nb: the hero is out of the game
+CAPPED = -2              # turn_due_nb: the turn cap is reached
 
 
 @rules_jit
@@ -165,13 +168,15 @@ def encounter_nb(state, params, tables, costs, p):
 
 
 @rules_jit
-def play_turn_nb(state, params, tables, costs, p):
-    """A hero's turn: trade-ins and a potion, movement, an encounter, a drop. Returns False when the game stops."""
+def begin_turn_nb(state, params, p):
+    """The start of a hero's turn: trade-ins and a potion, then the held turn or the movement roll. Returns 1 when
+    the hero moves (``SC_MP`` and ``SC_CLIMB`` set: its strategy names the square, ``end_turn_nb`` moves it), 0
+    when it is held, -1 when the game stops."""
     state[TURN] += 1
     state[ACTIVE] = p
     emit_nb(state, enums.EV_TURN, p, state[TURN], state[ROUND], 0)
     if not trade_in_phase_nb(state, params, p) or not potion_phase_nb(state, params, p):
-        return False
+        return -1
     if state[hs_at(p, HS_HELD_TURN)] == 1:
         state[hs_at(p, HS_HELD_TURN)] = 0
         emit_nb(state, enums.EV_HELD, p, 0, 0, 0)
@@ -180,15 +185,23 @@ def play_turn_nb(state, params, tables, costs, p):
         state[POINTS_LEFT] = 0
         state[PATH_FROM] = state[hs_at(p, HS_SQ)]        # the path of no move: the square itself
         state[PATH_LENGTH] = 0
-    else:
-        roll = die_nb(state, 6)
-        h = state[hs_at(p, HS_HERO)]
-        mp = state[ht_at(h, HT_SPEED)] + roll
-        if state[ht_at(h, HT_ABILITY)] == enums.AB_MOVE_BONUS:
-            mp += state[ht_at(h, HT_ABILITY_VALUE)]
-        emit_nb(state, enums.EV_MOVE_ROLL, p, roll, mp, 0)
-        if not move_hero_nb(state, params, tables, costs, p, mp):
-            return False
+        return 0
+    roll = die_nb(state, 6)
+    h = state[hs_at(p, HS_HERO)]
+    mp = state[ht_at(h, HT_SPEED)] + roll
+    if state[ht_at(h, HT_ABILITY)] == enums.AB_MOVE_BONUS:
+        mp += state[ht_at(h, HT_ABILITY_VALUE)]
+    emit_nb(state, enums.EV_MOVE_ROLL, p, roll, mp, 0)
+    movement_nb(state, p, mp)
+    return 1
+
+
+@rules_jit
+def end_turn_nb(state, params, tables, costs, p, moves, q):
+    """The rest of a hero's turn after ``begin_turn_nb`` (`moves` its answer): the move to square q (when it moves),
+    an encounter, a drop. Returns False when the game stops."""
+    if moves == 1 and not move_to_nb(state, tables, costs, p, q):
+        return False
     deaths = state[hs_at(p, HS_DEATHS)]
     if not encounter_nb(state, params, tables, costs, p):
         return False
@@ -198,29 +211,61 @@ def play_turn_nb(state, params, tables, costs, p):
 
 
 @rules_jit
+def play_turn_nb(state, params, tables, costs, p):
+    """A hero's turn: trade-ins and a potion, movement, an encounter, a drop. Returns False when the game stops."""
+    moves = begin_turn_nb(state, params, p)
+    if moves < 0:
+        return False
+    q = strategies.move_nb(state, params, tables, costs, p) if moves == 1 else -1
+    return end_turn_nb(state, params, tables, costs, p, moves, q)
+
+
+@rules_jit
+def new_round_nb(state):
+    """A round starts: the 1d10 roll-off picks the seat that starts it (``ROUND_STARTER``)."""
+    state[ROUND] += 1
+    start = rolloff_nb(state, 1)
+    state[ROUND_STARTER] = start
+    emit_nb(state, enums.EV_ROUND, -1, state[ROUND], start, 0)
+
+
+@rules_jit
+def turn_due_nb(state, k):
+    """Whose turn is the k-th of this round (clockwise from ``ROUND_STARTER``): the seat; SKIP for a hero out of the
+    game; CAPPED when the turn cap is reached before it (the game ends unfinished)."""
+    n_players = state[PLAYERS]
+    p = state[ROUND_STARTER] + k
+    if p >= n_players:
+        p -= n_players
+    if state[hs_at(p, HS_OUT)] == 1:
+        return SKIP
+    if state[TURN] >= state[TURN_CAP]:
+        emit_nb(state, enums.EV_CAP, -1, state[TURN], 0, 0)
+        return CAPPED
+    return p
+
+
+@rules_jit
+def rest_of_round_nb(state, params, tables, costs, k0):
+    """The turns of this round from its k0-th on, every hero on its strategy. Returns False when the game is over
+    (the Specter dead, every hero out, the turn cap; ``game`` plays lookahead seats)."""
+    for k in range(k0, state[PLAYERS]):
+        p = turn_due_nb(state, k)
+        if p == SKIP:
+            continue
+        if p == CAPPED or not play_turn_nb(state, params, tables, costs, p) or state[HEROES_IN] == 0:
+            return False
+    return True
+
+
+@rules_jit
 def play_rounds_nb(state, params, tables, costs):
     """The Order of Play: each round a 1d10 roll-off, then every hero still in the game clockwise from the winner,
     until the Specter dies, every hero is out, or the turn cap."""
-    n_players = state[PLAYERS]
-    cap = state[TURN_CAP]
     while True:
-        state[ROUND] += 1
-        start = rolloff_nb(state, 1)
-        state[ROUND_STARTER] = start
-        emit_nb(state, enums.EV_ROUND, -1, state[ROUND], start, 0)
-        for k in range(n_players):
-            p = start + k
-            if p >= n_players:
-                p -= n_players
-            if state[hs_at(p, HS_OUT)] == 1:
-                continue
-            if state[TURN] >= cap:
-                emit_nb(state, enums.EV_CAP, -1, state[TURN], 0, 0)
-                return
-            if not play_turn_nb(state, params, tables, costs, p):
-                return
-            if state[HEROES_IN] == 0:
-                return
+        new_round_nb(state)
+        if not rest_of_round_nb(state, params, tables, costs, 0):
+            return
 
 
 @rules_jit

@@ -36,6 +36,7 @@ RANDOM = 0
 LOOTER = 1
 HUNTER = 2
 RUSHER = 3
+LOOKAHEAD = 4        # a heuristic whose moves are searched (rules.lookahead; its own entry points): not dispatched here
 SCRIPTED = 9
 
 
