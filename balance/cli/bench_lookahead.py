@@ -1,7 +1,7 @@
 """A lookahead's speed for `balance bench`: how many of its decisions the kernel searches a second.
 
-A game whose spec names a lookahead strategy (:class:`~balance.games.LookaheadSpec`) gets the line; another game
-none. The benchmarked scenario is played with that strategy, at its defaults, in seat 0 (unless a seat plays it
+A game whose spec names a lookahead strategy and how to count its searched decisions (``GameSpec.lookahead``,
+``GameSpec.lookahead_searched``) gets the line; another game none. The benchmarked scenario is played with that strategy, at its defaults, in seat 0 (unless a seat plays it
 already), the other seats as the scenario has them; the kernel plays its first games on one thread, each game
 counting the decisions its lookahead seats searched (a counter the search keeps in the game's state). The rate is
 the decisions over the seconds of the fastest of REPEATS passes over the same games; the first pass, which compiles
@@ -50,11 +50,11 @@ def lookahead_lineup(scenario: Scenario, strategy: str) -> Scenario:
 def lookahead_speed(scenario: Scenario, games: int = GAMES) -> LookaheadSpeed | None:
     """The lookahead's decisions per second (module docstring); None for a game without one, or for no games."""
     spec = scenario.spec()
-    if spec.lookahead is None or games <= 0:
+    if spec.lookahead is None or spec.lookahead_searched is None or games <= 0:
         return None
-    sc = lookahead_lineup(scenario, spec.lookahead.strategy)
+    sc = lookahead_lineup(scenario, spec.lookahead)
     compiled = spec.compile_scenario(sc)
-    searched = spec.lookahead.searched
+    searched = spec.lookahead_searched
     decisions = sum(searched(compiled, sc.seed, g) for g in range(games))        # compiles; untimed
     best = float("inf")
     for _ in range(REPEATS):
@@ -63,4 +63,4 @@ def lookahead_speed(scenario: Scenario, games: int = GAMES) -> LookaheadSpeed | 
         best = min(best, time.perf_counter() - t)
         if again != decisions:
             raise RuntimeError(f"the lookahead searched {again} decisions in games it searched {decisions} in before")
-    return LookaheadSpeed(spec.lookahead.strategy, [s.strategy for s in sc.seats], games, decisions, best)
+    return LookaheadSpeed(spec.lookahead, [s.strategy for s in sc.seats], games, decisions, best)

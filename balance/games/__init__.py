@@ -120,18 +120,6 @@ class Contrast:
 
 
 @dataclass(frozen=True)
-class LookaheadSpec:
-    """A strategy that decides by playing its options out (a lookahead), whose search is compiled only into the
-    kernel of a lineup that seats it. ``balance bench`` seats it and reports how many of its decisions the kernel
-    searches a second (``balance.cli.bench_lookahead``)."""
-
-    strategy: str                           # its name in GameSpec.strategies
-    searched: Callable[[Any, int, int], int] = field(repr=False)
-    #   (compiled scenario, seed, game) -> the decisions its seats searched in that game, played by the kernel on
-    #   one thread (a counter the search keeps in the game's state)
-
-
-@dataclass(frozen=True)
 class GameSpec:
     """What a game declares to the shared layers (runner, statistics, reports, CLI)."""
 
@@ -192,10 +180,13 @@ class GameSpec:
     lookahead: str | None = None
     #   the strategy that plays by simulation (parameters ``base``: the kind of the strategy its playouts play, and
     #   ``playouts``), which `balance report --strength` seats at every seat; None: the game has none
+    lookahead_searched: Callable[[Any, int, int], int] | None = field(default=None, repr=False)
+    #   (compiled scenario, seed, game) -> the decisions the `lookahead` seats searched in that game, played by the
+    #   kernel on one thread (a counter the search keeps in the game's state); `balance bench` divides them by the
+    #   seconds (balance.cli.bench_lookahead). None: bench gives no lookahead line
     remove_items: Callable[[Any], tuple[str, list[tuple[str, dict]]]] | None = field(default=None, repr=False)
     #   Scenario -> (what an item is, [(label, {--set key: value}) per item]): the overrides that take each card or
     #   item's effect out of the game (replaced by an empty one), for the causal per-card values of `balance cards`
-    lookahead: LookaheadSpec | None = None        # a strategy that searches by playing out (`balance bench`)
 
 
 def lazy(module: str, name: str) -> Callable:

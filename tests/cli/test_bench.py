@@ -20,8 +20,8 @@ def test_bench_reports_the_run_against_its_kernel_and_a_reports_time(cli, scenar
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
     searched = [line for line in lines if line.startswith("lookahead ")]
-    if lookahead is None:                       # a game whose spec names no lookahead: no line
-        assert searched == [] and get_game(load(scenario).game).lookahead is None
+    if lookahead is None:                       # a game whose spec cannot count a lookahead's decisions: no line
+        assert searched == [] and get_game(load(scenario).game).lookahead_searched is None
     else:                                       # seat 0 plays the lookahead, the others as the scenario has them
         assert len(searched) == 1, res.output
         got = re.match(r"lookahead +([\d,]+) decisions/s +\(lookahead at its defaults, lineup lookahead, (.+): "
@@ -59,11 +59,12 @@ def get_game(name):
 
 
 def test_a_game_without_a_lookahead_gets_no_lookahead_measurement():
-    """``lookahead_speed`` answers None for a spec without a lookahead (and for no games), and then the bench's
-    text has no lookahead line; a seat that plays the lookahead already keeps its place and parameters."""
+    """``lookahead_speed`` answers None for a spec that cannot count a lookahead's decisions
+    (``lookahead_searched``; and for no games), and then the bench's text has no lookahead line; a seat that plays
+    the lookahead already keeps its place and parameters."""
     from balance.cli.bench import BenchResult
     from balance.cli.bench_lookahead import LookaheadSpeed, lookahead_lineup, lookahead_speed
-    assert get_game("haunted_tower").lookahead is None
+    assert get_game("haunted_tower").lookahead_searched is None
     assert lookahead_speed(load("haunted_tower.toml"), 5) is None
     assert lookahead_speed(load("spooky_tower.toml"), 0) is None
     result = BenchResult("s", 2, ["a", "b"], 1, 1000, 1.0, 1.0, 1.0, 10, 1.0, "machine")

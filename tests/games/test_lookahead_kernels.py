@@ -35,7 +35,7 @@ spec.run_chunk(spec.compile_scenario(sc), seed=1, rotate=True, game0=0, n_games=
 out = {"without": compiled()}
 if with_lookahead:
     table = sc.to_dict()
-    table["seats"] = [{"name": spec.lookahead.strategy}] + table["seats"][1:]
+    table["seats"] = [{"name": spec.lookahead}] + table["seats"][1:]
     look = load_scenario(table)
     spec.run_chunk(spec.compile_scenario(look), seed=1, rotate=True, game0=0, n_games=2, n_blocks=2)
     out["with"] = compiled()
@@ -63,7 +63,7 @@ def test_a_lineup_without_a_lookahead_seat_never_compiles_the_search(tmp_path, g
     ("climbing_tower", [{"name": "lookahead", "playouts": 4}, {"name": "skeleton_farmer"}], 4),
 ])
 def test_the_searched_decisions_are_those_the_reference_engine_searches(monkeypatch, game, seats, n_games):
-    """``GameSpec.lookahead.searched`` counts, game by game, as many decisions as the reference engine hands the
+    """``GameSpec.lookahead_searched`` counts, game by game, as many decisions as the reference engine hands the
     kernel's search (``search_nb``, counted where the engine calls it); a lineup without a lookahead counts none."""
     import importlib
     spec = get_game(game)
@@ -83,9 +83,9 @@ def test_the_searched_decisions_are_those_the_reference_engine_searches(monkeypa
     for g in range(n_games):
         searches.clear()
         spec.reference(sc, sc.seed, g)
-        got = spec.lookahead.searched(compiled, sc.seed, g)
+        got = spec.lookahead_searched(compiled, sc.seed, g)
         assert got == len(searches), g
         total += got
     assert total > 5 * n_games
     plain = load_scenario({"game": game, "players": len(seats), "seed": 3, "strategy": seats[1]})
-    assert spec.lookahead.searched(spec.compile_scenario(plain), plain.seed, 0) == 0
+    assert spec.lookahead_searched(spec.compile_scenario(plain), plain.seed, 0) == 0

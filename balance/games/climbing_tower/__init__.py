@@ -3,7 +3,7 @@ match colour or number, defeat skeletons for gold, build their shared deck betwe
 top floor within the round limit. They may communicate only while both pawns stand on one floor."""
 from __future__ import annotations
 
-from .. import CategorySpec, Contrast, CounterGroup, GameSpec, LookaheadSpec, ParamSpec, StrategySpec, lazy
+from .. import CategorySpec, Contrast, CounterGroup, GameSpec, ParamSpec, StrategySpec, lazy
 from . import enums
 from .components import ClimbingTowerComponents, ClimbingTowerRules, check_tower
 
@@ -192,5 +192,5 @@ SPEC = GameSpec(
     contrasts=(Contrast("supply", _other_supply, "Easy against Hard: the Level 2 supply option flipped."),
                Contrast("communication", _talk, "What the communication limit costs: the same strategies with the "
                                                 "players' hands visible on every floor.")),
-    lookahead=LookaheadSpec("lookahead", _searched),
+    lookahead="lookahead", lookahead_searched=_searched,
 )

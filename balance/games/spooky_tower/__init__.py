@@ -1,7 +1,7 @@
 """Spooky Tower (Repos Production, 2026): roll two dice, take or flip Building cards, 5 ghosts or 3 fragments win."""
 from __future__ import annotations
 
-from .. import GameSpec, LookaheadSpec, ParamSpec, StrategySpec, lazy
+from .. import GameSpec, ParamSpec, StrategySpec, lazy
 from . import enums
 from .components import SpookyTowerComponents, SpookyTowerRules
 
@@ -160,5 +160,5 @@ SPEC = GameSpec(
     item_name="value", item_labels=tuple(range(1, enums.N_VALUES)), compile_scenario=compile_scenario,
     run_chunk=run_chunk, default_scenario=default_scenario, assumptions=assumptions, reference=_reference,
     replay=_replay, narrate_text=_narrate_text, narrate_jsonl=_narrate_jsonl, remove_items=remove_items,
-    lookahead=LookaheadSpec("lookahead", _searched),
+    lookahead="lookahead", lookahead_searched=_searched,
 )
