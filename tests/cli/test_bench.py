@@ -11,7 +11,8 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 @pytest.mark.parametrize("scenario, contrasts, lookahead", [(None, 0, "random, random"),
-                                                             ("haunted_tower.toml", 0, None),
+                                                             ("haunted_tower.toml", 0, "cautious_looter, "
+                                                              "specter_rusher, monster_hunter"),
                                                              ("climbing_tower.toml", 2, "skeleton_farmer")])
 def test_bench_reports_the_run_against_its_kernel_and_a_reports_time(cli, scenario, contrasts, lookahead):
     args = [SCENARIOS / scenario] if scenario else []
@@ -64,8 +65,12 @@ def test_a_game_without_a_lookahead_gets_no_lookahead_measurement():
     the lookahead already keeps its place and parameters."""
     from balance.cli.bench import BenchResult
     from balance.cli.bench_lookahead import LookaheadSpeed, lookahead_lineup, lookahead_speed
-    assert get_game("haunted_tower").lookahead_searched is None
-    assert lookahead_speed(load("haunted_tower.toml"), 5) is None
+    from dataclasses import replace
+    from unittest import mock
+    spooky = load("spooky_tower.toml")
+    with mock.patch.object(type(spooky), "spec", lambda self: replace(get_game("spooky_tower"),
+                                                                      lookahead_searched=None)):
+        assert lookahead_speed(spooky, 5) is None
     assert lookahead_speed(load("spooky_tower.toml"), 0) is None
     result = BenchResult("s", 2, ["a", "b"], 1, 1000, 1.0, 1.0, 1.0, 10, 1.0, "machine")
     assert not any(line.startswith("lookahead") for line in result.to_text().splitlines())

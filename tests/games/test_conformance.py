@@ -18,7 +18,7 @@ from chunk_split import assert_same_games
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(registry())
-ALLOCATING = {"simulate_nb", "trace_game_nb"}       # the drivers that allocate (the parallel loop, trace buffers)
+ALLOCATING = {"simulate_nb", "trace_game_nb", "simulate_look_nb", "trace_look_nb"}   # the drivers that allocate
 
 
 def _scenario(game: str):

@@ -214,6 +214,7 @@ def draw_map(scenario, level=None) -> str:
 _reference = lazy("balance.games.haunted_tower.reference", "play_scenario")
 _narrate_text = lazy("balance.games.haunted_tower.narrate", "narrate_text")
 _narrate_jsonl = lazy("balance.games.haunted_tower.narrate", "narrate_jsonl")
+_searched = lazy("balance.games.haunted_tower.rules.simulate", "searched_decisions")
 
 
 def _replay(scenario, seed: int | None = None, game: int = 0):
@@ -254,6 +255,6 @@ SPEC = GameSpec(
     summary_counters=("points", "kills", "deaths", "out", "runs", "encounters", "specter_hits", "specter_kill",
                       "items"),
     list_keys={"components.heroes": "name", "components.monsters": "name", "components.items": "name"},
-    check=check, remove_items=remove_items, lookahead="lookahead",
+    check=check, remove_items=remove_items, lookahead="lookahead", lookahead_searched=_searched,
     turn_cap=2000,      # hero turns; 0.5% of default games reach it (docs/rules/haunted_tower.md)
 )

@@ -264,6 +264,7 @@ M_DICE_N = MISC + 1
 M_DICE_I = MISC + 2
 M_CHOICE_N = MISC + 3
 M_CHOICE_I = MISC + 4
+M_SEARCHED = MISC + 5                         # moves a lookahead seat searched this game (rules.lookahead)
 
 # --- The shared scalars and the options by name (absolute indices): state[WINNER], state[N_CHITS] --------------
 ROUND = SC + SC_ROUND

@@ -38,9 +38,9 @@ from .. import strategies
 from ..strategies import targets, valuation
 from ..layout import (CHIT_BLUE, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_PLACER, CHIT_SQ, CLIMB_TABLE, DEAL, F_BASE,
                       F_SAVE, F_WORTH, G_N, HEROES_IN, HS_POINTS, HS_SQ, KINDS, LOOK_M, LOOK_SQ, MAX_WIDTH,
-                      MOVEMENT_POINTS, M_DICE_I, M_DICE_N, N_BASE_KINDS, N_CHITS, N_LEVELS, N_PARAMS, PLACER, PLACES,
-                      PLAYERS, ROUND_STARTER, SAVE, SAVED_HI, SAVED_LO, SC, SQ_CHIT, at, cost, g_level, hs_at,
-                      level_bits_at, look_at, param_at, stream_at)
+                      MOVEMENT_POINTS, M_DICE_I, M_DICE_N, M_SEARCHED, N_BASE_KINDS, N_CHITS, N_LEVELS, N_PARAMS,
+                      PLACER, PLACES, PLAYERS, ROUND_STARTER, SAVE, SAVED_HI, SAVED_LO, SC, SQ_CHIT, at, cost, g_level,
+                      hs_at, level_bits_at, look_at, param_at, stream_at)
 from .pieces import DICE, SHUFFLE, set_loc_nb, set_placer_nb
 from .turn import end_turn_nb, finish_nb, play_rounds_nb, rest_of_round_nb
 
@@ -314,4 +314,5 @@ def look_move_nb(state, params, tables, costs, p):
     n = candidates_nb(state, params, tables, costs, p, state[look_at(p, 1)])
     if n == 1:
         return state[at(LOOK_SQ, 0)]
+    state[M_SEARCHED] += 1
     return search_nb(state, params, tables, costs, p, n, playouts, state[at(KINDS, p)])

@@ -10,8 +10,8 @@ from ....core.jit import rules_jit
 from ...driver import read_trace
 from ...kernel_common import load_script
 from ..layout import (CHOICE_SCRIPT, DICE_SCRIPT, FINAL_FIELDS, KINDS, M_CHOICE_I, M_CHOICE_N, M_DICE_I, M_DICE_N,
-                      M_TRACE, N_FINAL, N_IC, N_MC, N_PARAMS, ROUND, SEAT_HERO, STREAMS, TRACE, TURN, VICTORY, WINNER,
-                      WIN_MASK, at, hs_at, icnt_at, mcnt_at, param_at)
+                      M_SEARCHED, M_TRACE, N_FINAL, N_IC, N_MC, N_PARAMS, ROUND, SEAT_HERO, STREAMS, TRACE, TURN,
+                      VICTORY, WINNER, WIN_MASK, at, hs_at, icnt_at, mcnt_at, param_at)
 from .. import strategies
 from .turn import play_game_nb
 
@@ -123,3 +123,13 @@ def trace_game(compiled, seed: int, game: int, max_rows: int = 200_000) -> tuple
     state = entry(initial_state, initial_params, tables, costs, kinds, params, heroes, bool(rotate),
                           bool(hero_rotate), np.uint64(seed), int(game), max_rows)
     return read_trace(state, TRACE, M_TRACE, max_rows), state
+
+
+def searched_decisions(compiled, seed: int, game: int) -> int:
+    """Moves the lookahead seats searched in game `game` of run `seed` (``layout.M_SEARCHED``), played by the
+    one-game kernel with no room for trace rows (``GameSpec.lookahead_searched``, for ``balance bench``)."""
+    from .look_game import trace_look_nb
+    initial_state, initial_params, tables, costs, kinds, params, heroes, rotate, hero_rotate = compiled
+    state = trace_look_nb(initial_state, initial_params, tables, costs, kinds, params, heroes, bool(rotate),
+                          bool(hero_rotate), np.uint64(seed), int(game), 0)
+    return int(state[M_SEARCHED])
