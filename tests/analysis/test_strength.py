@@ -124,3 +124,16 @@ def test_cli_strength_bad_input_is_one_line(cli, tmp_path, args, words):
     lines = res.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and all(w in lines[0] for w in words), res.output
     assert not (tmp_path / "r").exists()
+
+
+def test_the_lookahead_level_seats_every_player_on_the_lookahead_with_its_own_strategy_as_base():
+    s = strength(spooky("random", "collector", "ghost_hunter"), games=300, tuned=False, playouts=4, threads=2)
+    look = s.levels[-1]
+    assert [lv.name for lv in s.levels] == [AS_WRITTEN, "lookahead"]
+    assert [(x.strategy, x.params["base"], x.params["playouts"]) for x in look.scenario.seats] == \
+        [("lookahead", 0, 4), ("lookahead", 2, 4), ("lookahead", 1, 4)]
+    assert "lookahead(random), lookahead(collector), lookahead(ghost_hunter)" in look.how
+    assert list(s.results["lookahead"].tallies.lineup) == ["lookahead"] * 3
+    assert set(s.verdicts["strongest_level"]) == {"lookahead"}
+    with pytest.raises(ScenarioError, match="--playouts"):
+        strength(spooky("random", "collector"), games=100, tuned=False, playouts=100_000)

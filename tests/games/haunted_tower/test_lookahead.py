@@ -200,6 +200,8 @@ def test_the_search_leaves_the_state_as_it_was_but_one_stream_word(points):
         counter = int(L.stream_at(2 + p)) + 1
         assert a[counter] == before[counter] + 1
         a[counter:counter + 2] = before[counter:counter + 2]
+        assert a[L.M_SEARCHED] == before[L.M_SEARCHED] + 1      # the searched moves' count (balance bench)
+        a[L.M_SEARCHED] = before[L.M_SEARCHED]
         live = np.r_[L.SC:L.DICE_SCRIPT, L.KINDS:L.STATE_END, L.OPT:L.BASE_SIZE]
         assert np.array_equal(a[live], before[live])
         assert np.array_equal(fa[:L.F_SAVE], fbefore[:L.F_SAVE])
