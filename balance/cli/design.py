@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from .options import (EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, check_out, dask_client, fail,
-                      name_options, options, parse_sets, preload, set_option)
+from .options import (EXECUTOR_OPTIONS, JSON_OPTION, THREADS_OPTION, check_out, dask_client, fail, name_options,
+                      options, parse_sets, preload, search_options, set_option)
 
 
 def _goals(items) -> dict:
@@ -51,16 +51,8 @@ def _say(kind, x):
                    "smallest change from the scenario's values).")
 @set_option
 @options(
-    click.option("-n", "--games", type=click.IntRange(min=100),
-                 help="The most games of each confirmation (default: the scenario's)."),
-    click.option("--seed", type=click.IntRange(0, 2**63 - 1),
-                 help="The scenario's seed, on which the recommendation is confirmed (the search plays a seed "
-                      "derived from it)."),
-    PLAYERS_OPTION,
-    click.option("--candidates", type=click.IntRange(min=1), default=16, show_default=True,
-                 help="Settings to try: every point of a small grid, else Sobol points of the space."),
-    click.option("--first-round", type=click.IntRange(min=100), default=1_000, show_default=True,
-                 help="Games each setting plays in the first round; each round doubles them for the better half."),
+    *search_options("The most games of each confirmation (default: the scenario's).", "the recommendation", 1_000,
+                    "Settings to try: every point of a small grid, else Sobol points of the space.", 1),
     click.option("--tries", type=click.IntRange(min=1), default=3, show_default=True,
                  help="Finalists confirmed in order, each with its share of the error rate, until one passes."),
     click.option("--strength", type=click.Choice(["tuned", "lookahead"]),

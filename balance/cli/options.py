@@ -213,3 +213,18 @@ def simulate(scenario, games, seed, players, strategy, seat_rotation, threads, c
                                       contrasts=contrasts, client=client))
         except (CheckpointError, ScenarioError) as err:
             fail(str(err))
+
+
+def search_options(games_help: str, what: str, first_round: int, candidates_help: str, least: int) -> tuple:
+    """The options of a search confirmed on the scenario's seed (`tune`, `design`): -n, --seed, --players,
+    --candidates, --first-round."""
+    return (click.option("-n", "--games", type=click.IntRange(min=100), help=games_help),
+            click.option("--seed", type=click.IntRange(0, 2**63 - 1),
+                         help=f"The scenario's seed, on which {what} is confirmed (the search plays a seed derived "
+                              "from it)."),
+            PLAYERS_OPTION,
+            click.option("--candidates", type=click.IntRange(min=least), default=16, show_default=True,
+                         help=candidates_help),
+            click.option("--first-round", type=click.IntRange(min=100), default=first_round, show_default=True,
+                         help="Games each candidate plays in the first round; each round doubles them for the "
+                              "better half."))

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from .options import (EXECUTOR_OPTIONS, JSON_OPTION, PLAYERS_OPTION, THREADS_OPTION, dask_client, fail, name_options,
-                      options, parse_sets, preload, set_option)
+from .options import (EXECUTOR_OPTIONS, JSON_OPTION, THREADS_OPTION, dask_client, fail, name_options, options,
+                      parse_sets, preload, search_options, set_option)
 from .study import progress_bar
 
 
@@ -21,16 +21,8 @@ from .study import progress_bar
 @click.option("--team", is_flag=True, help="Tune every seat's strategy for the team's win rate (co-operative games).")
 @set_option
 @options(
-    click.option("-n", "--games", type=click.IntRange(min=100),
-                 help="Games of each confirmation (default: the scenario's)."),
-    click.option("--seed", type=click.IntRange(0, 2**63 - 1),
-                 help="The scenario's seed, on which the result is confirmed (the search plays a seed derived from "
-                      "it)."),
-    PLAYERS_OPTION,
-    click.option("--candidates", type=click.IntRange(min=0), default=16, show_default=True,
-                 help="Candidates drawn from the parameter box (a Sobol sequence) besides the scenario's values."),
-    click.option("--first-round", type=click.IntRange(min=100), default=2_000, show_default=True,
-                 help="Games each candidate plays in the first round; each round doubles them for the better half."),
+    *search_options("Games of each confirmation (default: the scenario's).", "the result", 2_000,
+                    "Candidates drawn from the parameter box (a Sobol sequence) besides the scenario's values.", 0),
     click.option("--stages", type=click.IntRange(min=1), default=2, show_default=True,
                  help="Searches, each after the first among candidates in a narrower box around the winner so far."),
     THREADS_OPTION,
