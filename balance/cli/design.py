@@ -73,7 +73,7 @@ def design(scenario, vary, goal_items, minimise, sets, games, seed, players, can
     Every setting plays the same games (a seed derived from the scenario's); successive halving spends games on the
     settings that still compete. The finalists are confirmed in order on the scenario's own seed, which the search
     never plays, with the anytime-valid intervals of `balance check`: a recommendation's claims all hold at 95%
-    confidence. When none can be confirmed, it says so, with the closest setting's intervals."""
+    confidence. When none can be confirmed, it says so, with the closest setting's intervals, and exits with code 1."""
     if not vary:
         fail("design: give at least one --vary KEY=RANGE (allowed: any rule, component or strategy key)")
     if out_file and Path(out_file).is_dir():
@@ -118,3 +118,5 @@ def design(scenario, vary, goal_items, minimise, sets, games, seed, players, can
         click.echo("interrupted: " + ("the confirmed setting is reported" if result.confirmed else
                                       "nothing was confirmed; nothing written"), err=True)
         sys.exit(130)
+    if not result.confirmed:            # an answer, but not the one asked for: scripts and CI can tell
+        sys.exit(1)

@@ -185,3 +185,10 @@ def test_strength_confirms_the_recommendation_with_tuned_players_too():
     assert set(d.confirmations["confirmation"]) == {"pass", "pass (tuned)"}
     with pytest.raises(DesignError, match="not a strength"):
         design(sc, ["components.buildings.12.ghost_worth=1..2"], {"length_mean": [10, 200]}, strength="strong")
+
+
+def test_cli_design_exits_1_when_nothing_could_be_confirmed(cli, tmp_path):
+    res = cli("design", SCENARIOS / "spooky_tower.toml", "--vary", "components.buildings.12.ghost_worth=1..2",
+              "--goal", "victory_share.amulet=[0.9,1.0]", "-n", 2000, "--first-round", 500, "-o", tmp_path / "d.toml")
+    assert res.exit_code == 1, res.output
+    assert "None of the 2 settings tried could be confirmed" in res.stdout and not (tmp_path / "d.toml").exists()
