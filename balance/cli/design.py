@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .options import (EXECUTOR_OPTIONS, JSON_OPTION, THREADS_OPTION, check_out, dask_client, fail, name_options,
-                      options, parse_sets, preload, search_options, set_option)
+                      options, parse_sets, preload, search_options, set_option, show_and_write)
 
 
 def _goals(items) -> dict:
@@ -96,16 +96,7 @@ def design(scenario, vary, goal_items, minimise, sets, games, seed, players, can
             fail(f"{scenario or '<default>'}: {err}")
         except ScenarioError as err:
             fail(str(err))
-    if out_file:
-        result.meta["fragment_path"] = str(out_file)
-    click.echo(result.to_json() if as_json else result.summary())
-    if result.confirmed and out_file:
-        try:
-            result.write_fragment(out_file)
-        except OSError as err:
-            fail(f"--out {out_file}: could not write: {err.strerror or err}", code=1)
-        if not as_json:
-            click.echo(f"recommended scenario: {out_file}")
+    show_and_write(result, out_file, as_json, "recommended scenario")
     if report_dir:
         from ..present import design_view
         from ..present.report.study import write_study_report

@@ -228,3 +228,18 @@ def search_options(games_help: str, what: str, first_round: int, candidates_help
             click.option("--first-round", type=click.IntRange(min=100), default=first_round, show_default=True,
                          help="Games each candidate plays in the first round; each round doubles them for the "
                               "better half."))
+
+
+def show_and_write(result, out_file, as_json: bool, what: str) -> None:
+    """Print a search's result (``tune``, ``design``) and write its fragment to ``out_file`` when it confirmed one;
+    ``what`` names the file in the closing line ("tuned scenario")."""
+    if out_file:
+        result.meta["fragment_path"] = str(out_file)
+    click.echo(result.to_json() if as_json else result.summary())
+    if result.confirmed and out_file:
+        try:
+            result.write_fragment(out_file)
+        except OSError as err:
+            fail(f"--out {out_file}: could not write: {err.strerror or err}", code=1)
+        if not as_json:
+            click.echo(f"{what}: {out_file}")

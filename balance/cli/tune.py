@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .options import (EXECUTOR_OPTIONS, JSON_OPTION, THREADS_OPTION, dask_client, fail, name_options, options,
-                      parse_sets, preload, search_options, set_option)
+                      parse_sets, preload, search_options, set_option, show_and_write)
 from .study import progress_bar
 
 
@@ -59,20 +59,12 @@ def tune(scenario, seat, role, team, sets, games, seed, players, candidates, fir
             fail(f"{scenario or '<default>'}: {err}")
         except ScenarioError as err:
             fail(str(err))
-    if out_file:
-        result.meta["fragment_path"] = str(out_file)
-    click.echo(result.to_json() if as_json else result.summary())
-    if result.confirmed and out_file:
-        try:
-            result.write_fragment(out_file)
-        except OSError as err:
-            fail(f"--out {out_file}: could not write: {err.strerror or err}", code=1)
-        if not as_json:
-            click.echo(f"tuned scenario: {out_file}")
-            if not sets:
-                m = result.meta
-                click.echo(f"the confirmation again: balance compare {scenario + ' ' if scenario else ''}{out_file} "
-                           f"--seed {m['seed']} -n {m['confirm_games']}" + (f" --players {players}" if players else ""))
+    show_and_write(result, out_file, as_json, "tuned scenario")
+    if result.confirmed and out_file and not as_json:
+        if not sets:
+            m = result.meta
+            click.echo(f"the confirmation again: balance compare {scenario + ' ' if scenario else ''}{out_file} "
+                       f"--seed {m['seed']} -n {m['confirm_games']}" + (f" --players {players}" if players else ""))
     elif result.confirmed and not as_json:
         click.echo("\nTuned scenario (--out FILE writes it):\n" + result.fragment())
     if result.meta["interrupted"]:
