@@ -376,7 +376,7 @@ def test_set_of_a_top_level_key_means_what_the_file_key_means(cli, tmp_path):
                           "integer from 2 to 4)"),
         (["strategy=colector"], "error: <default> (--set strategy): strategy.name: unknown strategy (did you mean "
                                 "'collector'?) (got 'colector'; allowed: one of 'random', 'ghost_hunter', "
-                                "'collector', 'clock_rusher')"),
+                                "'collector', 'clock_rusher', 'lookahead')"),
         (["players=9"], "error: <default> (--set players): players: out of range (got 9; allowed: an integer from "
                         "2 to 4)"),
     ]:

@@ -173,8 +173,9 @@ def test_the_haunted_tower_declares_its_monsters_threat_and_keeps_it_in_a_checkp
 def _tournament(cooperative, ratings, tables=None):
     meta = {"ties": 0, "unfinished": 0}
     empty = pd.DataFrame(np.nan, index=pd.Index(ratings["strategy"], name="strategy"), columns=ratings["strategy"])
+    no_gaps = pd.DataFrame(columns=["higher", "lower", "gap", "ci_low", "ci_high", "clear"])   # tested elsewhere
     return SimpleNamespace(cooperative=cooperative, ratings=pd.DataFrame(ratings), tables=tables, matrix=empty,
-                           pair_games=None, meta=meta)
+                           pair_games=None, meta=meta, gaps=no_gaps)
 
 
 def test_a_tournament_calls_no_strategy_the_strongest_when_the_next_cannot_be_told_apart():
