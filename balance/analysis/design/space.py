@@ -36,8 +36,9 @@ class Axis:
         """The span a change is measured against (1 for a list of words)."""
         if self.values is None:
             return float(self.high - self.low) or 1.0
-        nums = [v for v in self.values if _number(v)]
-        return float(max(nums) - min(nums)) or 1.0 if len(nums) == len(self.values) else 1.0
+        if not all(_number(v) for v in self.values):
+            return 1.0
+        return float(max(self.values) - min(self.values)) or 1.0
 
     def text(self) -> str:
         if self.values is None:
