@@ -42,7 +42,10 @@ def _say(kind, x):
 @click.argument("scenario", required=False, type=click.Path(dir_okay=False))
 @click.option("--vary", multiple=True, metavar="KEY=RANGE",
               help="A setting that may change (repeatable): KEY=LOW..HIGH (integers: each one; numbers: a range) or "
-                   "KEY=V1,V2,...; the same dotted keys as --set, such as components.heroes.magic_user.hp=4..9.")
+                   "KEY=V1,V2,... (split at the commas outside brackets and quotes, each value TOML as --set reads "
+                   "one, so a list is a value); the same dotted keys as --set, such as "
+                   "components.heroes.magic_user.hp=4..9 or 'components.buildings.1.bonus=[\"reroll\"],[\"clock\"],[]' "
+                   "(a Building by its value).")
 @click.option("--goal", "goal_items", multiple=True, metavar="CLAIM=VALUE",
               help="A claim that must hold, in the [checks] format (repeatable), such as role_gap_max=0.10 or "
                    "win_rate=[0.55,0.65]; default: the scenario's own [checks].")

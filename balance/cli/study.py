@@ -117,31 +117,15 @@ def compare(a, b, sets, both_sets, games, seed, players, threads, target_ci, max
 def _grid(sets) -> dict:
     """--set KEY=V1,V2,... pairs: each value list split at commas outside brackets and quotes, each value read as
     TOML as `run --set` reads one."""
-    from ..scenario.layers import parse_value
+    from ..scenario.layers import parse_value, split_values
     grid = {}
     for item in sets or ():
         key, eq, text = item.partition("=")
         if not eq or not key.strip() or not text.strip():
             fail(f"--set {item!r}: not KEY=V1,V2,... (allowed: a dotted key, '=', values separated by commas, "
                   "such as components.buildings.12.ghost_worth=0,1,2)")
-        parts, depth, quote, cur = [], 0, None, ""
-        for ch in text:
-            if quote:
-                quote = None if ch == quote else quote
-            elif ch in "\"'":
-                quote = ch
-            elif ch in "[{":
-                depth += 1
-            elif ch in "]}":
-                depth -= 1
-            elif ch == "," and depth == 0:
-                parts.append(cur)
-                cur = ""
-                continue
-            cur += ch
-        parts.append(cur)
         key = key.strip()
-        grid[key] = [parse_value(p.strip()) for p in parts]
+        grid[key] = [parse_value(p) for p in split_values(text)]
         name_override(key if "." in key else f"{key}.", ANY, f"--set {key}")     # the key as the sweep passes it
     return grid
 

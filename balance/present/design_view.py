@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ..analysis.design.space import shown
 from ..core.text import findings_first, findings_first_markdown
 
 STATUS = {"pass": "#2e7d32", "undecided": "#b58900", "fail": "#c0392b", "not played": "#999999"}
@@ -47,7 +48,9 @@ def effects_display(d) -> pd.DataFrame:
 def candidates_display(d, limit: int = 12) -> pd.DataFrame:
     c = d.candidates.head(limit)
     keys = [a.key for a in d.axes]
-    out = c[["candidate"] + keys].astype(str)
+    out = c[["candidate"]].astype(str)
+    for k in keys:
+        out[k] = c[k].map(shown)
     out["change"] = c["change"].map(lambda x: f"{x:.2f}")
     out["status"] = c["status"]
     out["slack"] = c["slack"].map(lambda x: "-" if x != x else f"{x:+.2f}")
@@ -59,7 +62,7 @@ def candidates_display(d, limit: int = 12) -> pd.DataFrame:
 def sections(d) -> list[tuple[str, pd.DataFrame]]:
     out = []
     if d.confirmed:
-        out += [("Recommended", d.recommended.astype(str)), ("Claims (anytime-valid intervals)", claims_display(d)),
+        out += [("Recommended", d.recommended.map(shown)), ("Claims (anytime-valid intervals)", claims_display(d)),
                 ("Main statistics (95% CI, the same games)", effects_display(d))]
     out.append(("Candidates (best first; status and slack at the last round each played)", candidates_display(d)))
     return out

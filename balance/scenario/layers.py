@@ -271,6 +271,28 @@ def _key_value(text: str, existing: list) -> Any:
     return text
 
 
+def split_values(text: str) -> list[str]:
+    """``V1,V2,...`` (a sweep's --set, a design's --vary) as its values' texts: split at the commas outside brackets,
+    braces and quotes, so that a value may be a list or a table (``["reroll"],["clock"],[]``)."""
+    parts, depth, quote, cur = [], 0, None, ""
+    for ch in text:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        cur += ch
+    parts.append(cur)
+    return [p.strip() for p in parts]
+
+
 def parse_value(text: str) -> Any:
     """A --set value: a TOML value (12, 1.5, true, "text", [1, 2]) or, failing that, the text itself
     (``rules.flip_scope=building``)."""

@@ -14,6 +14,7 @@ import pytest
 from balance.analysis.design import DesignError, design
 from balance.analysis.design.search import Candidate, confirm, race
 from balance.analysis.design.space import candidates, change, parse_vary
+from balance.core.toml import toml_value
 from balance.scenario.claims import Checks
 from balance.scenario.model import ScenarioError, load_scenario
 
@@ -110,6 +111,40 @@ def test_a_bad_vary_is_one_line(item, words):
     assert "\n" not in str(err.value) and all(w in str(err.value) for w in words), str(err.value)
 
 
+def test_a_list_setting_varies_by_whole_lists():
+    base = load_scenario(SCENARIOS / "spooky_tower.toml")
+    bonus = parse_vary('components.buildings.1.bonus=["reroll"], ["reroll", "clock"],[]', base)
+    assert bonus.values == (["reroll"], ["reroll", "clock"], []) and bonus.current == ["reroll"]
+    assert bonus.text() == '["reroll"], ["reroll", "clock"], []'
+    card = parse_vary('components.buildings.8.photos.4=["extra_turn"],["ghost", "clue"]', base)    # value 8's 5th
+    assert card.values == (["extra_turn"], ["ghost", "clue"]) and card.current == ["extra_turn"]
+    photos = parse_vary('components.buildings.12.photos=[["ghost"], ["ghost"]],[["ghost"]]', base)
+    assert photos.values == ([["ghost"], ["ghost"]], [["ghost"]]) and photos.current == [["ghost"]] * 3
+    grid = candidates([bonus, card], 16, 1)
+    assert grid[0] == (["reroll"], ["extra_turn"]) and len(grid) == 6
+    assert change([bonus, card], ([], ["ghost", "clue"])) == 2.0 and change([bonus], (["reroll"],)) == 0.0
+    word = parse_vary("rules.flip_scope=card,building", base)        # words and quoted words still read as before
+    assert word.values == ("card", "building") and parse_vary('rules.flip_scope="card"', base).values == ("card",)
+
+
+@pytest.mark.parametrize("item, words", [
+    ('components.buildings.1.bonus=["reroll"],["rerol"]', ["bonus[0]", "unknown value", "'rerol'", "allowed"]),
+    ('components.buildings.1.bonus=["reroll", "clock"', ["components.buildings.1.bonus", "not a value",
+                                                         '["reroll", "clock"', "allowed"]),
+    ("components.buildings.1.bonus=5,[]", ["bonus", "wrong type", "got 5", "allowed: a list"]),
+    ('components.buildings.1.bonus=[],["clock"],', ["not a value", "allowed"]),
+    ("components.buildings.13.bonus=[]", ["components.buildings.13.bonus", "no such setting", "by its value"]),
+    ("components.buildings.12.ghost_worth=-1..2", ["ghost_worth", "out of range", "got -1"]),
+])
+def test_a_bad_list_vary_is_one_line_naming_the_file(item, words):
+    base = load_scenario(SCENARIOS / "spooky_tower.toml")
+    with pytest.raises(ScenarioError) as err:
+        parse_vary(item, base)
+    text = str(err.value)
+    assert "\n" not in text and text.startswith(f"{base.source} (--vary components.buildings.")
+    assert all(w in text for w in words), text
+
+
 # --- on a real game ----------------------------------------------------------------------------------------------
 
 def test_climbing_tower_round_limit_for_a_win_rate_band(tmp_path):
@@ -161,6 +196,32 @@ def test_cli_design_json_fragment_and_report(cli, tmp_path):
     assert "balance design" in (tmp_path / "r" / "summary.md").read_text()
 
 
+def test_a_list_setting_is_designed_and_written_back(tmp_path):
+    vary = {"components.buildings.1.bonus": [["reroll"], ["reroll", "clock"], []]}     # the Python form
+    d = design(SCENARIOS / "spooky_tower.toml", vary, {"length_mean": [10, 200]}, games=2_000, first_round=500,
+               threads=2)
+    assert d.confirmed and d.recommended["recommended"].iloc[0] == ["reroll"]          # no change needed
+    assert '["reroll"], ["reroll", "clock"], []' in d.summary()
+    d = design(SCENARIOS / "spooky_tower.toml", ['components.buildings.1.bonus=["clock", "clock"],[]'],
+               {"length_mean": [10, 200]}, games=2_000, first_round=500, threads=2)
+    chosen = d.recommended["recommended"].iloc[0]
+    assert d.confirmed and chosen in (["clock", "clock"], [])
+    assert f"components.buildings.1.bonus [\"reroll\"] -> {toml_value(chosen)}" in d.findings["text"].iloc[0]
+    back = load_scenario(d.write_fragment(tmp_path / "designed.toml"))
+    assert back.components.buildings[0].bonus == chosen and back.components.buildings[1].bonus == ["reroll"]
+
+
+def test_cli_design_varies_a_list(cli, tmp_path):
+    res = cli("design", SCENARIOS / "spooky_tower.toml", "--vary",
+              'components.buildings.8.photos=[["ghost"], ["ghost"], ["pet"], ["pet"], ["extra_turn"]],[["ghost"]]',
+              "--goal", "length_mean=[10,200]", "-n", 2000, "--first-round", 500, "--threads", 2, "--json",
+              "-o", tmp_path / "d.toml")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["values"] == {"components.buildings.8.photos": [["ghost"], ["ghost"], ["pet"],
+                                                                                   ["pet"], ["extra_turn"]]}
+    assert load_scenario(tmp_path / "d.toml").components.buildings[7].photos[4] == ["extra_turn"]
+
+
 @pytest.mark.parametrize("args, words", [
     ([], ["at least one --vary"]),
     (["--vary", "rules.round_limt=9..13"], ["rules.round_limt", "no such setting"]),
@@ -192,3 +253,14 @@ def test_cli_design_exits_1_when_nothing_could_be_confirmed(cli, tmp_path):
               "--goal", "victory_share.amulet=[0.9,1.0]", "-n", 2000, "--first-round", 500, "-o", tmp_path / "d.toml")
     assert res.exit_code == 1, res.output
     assert "None of the 2 settings tried could be confirmed" in res.stdout and not (tmp_path / "d.toml").exists()
+
+
+def test_cli_design_bad_list_value_is_one_line(cli):
+    res = cli("design", SCENARIOS / "spooky_tower.toml", "--vary", 'components.buildings.1.bonus=["clock"],["rerol"]',
+              "--goal", "seat_gap_max=0.02")
+    assert res.exit_code == 2
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1, res.output
+    assert lines[0].startswith("error: scenarios/spooky_tower.toml (--vary components.buildings.1.bonus): ") or \
+        lines[0].startswith(f"error: {SCENARIOS / 'spooky_tower.toml'} (--vary components.buildings.1.bonus): ")
+    assert all(w in lines[0] for w in ("unknown value", "'rerol'", "allowed: one of")), res.output

@@ -186,6 +186,13 @@ def test_cli_sweep_and_cards_print_findings_first(cli, tmp_path):
     assert "Causal" in res.output and "value 12" in res.output
 
 
+def test_cli_sweep_takes_list_values_split_outside_brackets(cli, tmp_path):
+    res = cli("sweep", "--set", 'components.buildings.1.bonus=["reroll", "clock"],[],["clock"]', "-n", 300, "-o",
+              tmp_path / "sw")
+    assert res.exit_code == 0, res.output
+    assert pd.read_parquet(tmp_path / "sw" / "sweep.parquet")["cell"].nunique() == 3
+
+
 @pytest.mark.parametrize("args, says", [
     (["compare"], "give a second scenario"),
     (["compare", "--set", "rules.flip_scope=building", "--until-decided"], "needs --question"),

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import time
 
+from ...core.toml import toml_value
 from ...run.runner import DEFAULT_CHUNK
 from ...scenario.claims import Checks
 from ...scenario.model import Scenario, ScenarioError, load_scenario
 from ..studies.study import as_scenario, dotted
 from ..tuning.search import search_seed
 from .search import Candidate, confirm, race
-from .space import candidates as draw, change, parse_vary
+from .space import candidates as draw, change, parse_vary, renamed, vary_label
 
 DEFAULT_CANDIDATES = 16
 DEFAULT_FIRST_ROUND = 1_000
@@ -53,8 +54,8 @@ def _varies(vary) -> list[str]:
                 out.append(f"{k}={v}")
             elif isinstance(v, range):
                 out.append(f"{k}={v.start}..{v.stop - 1}")
-            else:
-                out.append(f"{k}=" + ",".join(str(x) for x in v))
+            else:                           # each value as TOML, as the command line gives it
+                out.append(f"{k}=" + ",".join(x if isinstance(x, str) else toml_value(x) for x in v))
         return out
     return [vary] if isinstance(vary, str) else list(vary)
 
@@ -99,8 +100,8 @@ def design(scenario=None, vary=(), goals=None, *, minimise: str | None = None, g
     for i, values in enumerate(draw(axes, candidates, base.seed)):
         try:
             sc = as_scenario(base, seed=sseed, **dotted(dict(zip((a.key for a in axes), values))))
-        except ScenarioError as err:
-            raise ScenarioError("--vary", str(err).split(": ", 1)[-1]) from None
+        except ScenarioError as err:        # values each fine alone, not together
+            raise renamed(err, vary_label(base, ", ".join(a.key for a in axes))) from None
         cands.append(Candidate(i, values, change(axes, values), sc))
     for c in cands:
         c.stepper = Stepper(c.scenario, threads, DEFAULT_CHUNK)

@@ -13,10 +13,9 @@ from ..fragment import fragment_table, write_checked
 from ..shown import Shown
 from ..strength.measures import change as diff, measures
 from ..studies.study import as_scenario, dotted
+from .space import shown as _v
 
 
-def _v(x) -> str:
-    return f"{x:g}" if isinstance(x, float) else str(x)
 
 
 class Design(Shown):

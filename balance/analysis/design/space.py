@@ -1,8 +1,9 @@
 """What ``balance design`` may change: each ``--vary KEY=RANGE`` as an axis, and the candidate settings drawn from
 them.
 
-An axis is a dotted scenario key (as ``--set`` takes it) with a list of values (``10,11,12``), an integer range
-(``4..9``: every integer from 4 to 9) or a number range (``0.5..2.0``). When every axis is a list or an integer range
+An axis is a dotted scenario key (as ``--set`` takes it) with a list of values (``10,11,12``; split at the commas
+outside brackets and quotes, each value TOML, so that a value may be a list: ``["reroll"],["clock"],[]``), an
+integer range (``4..9``: every integer from 4 to 9) or a number range (``0.5..2.0``). When every axis is a list or an integer range
 and the grid has at most ``max_candidates`` points, every point is a candidate; otherwise the candidates are Sobol
 points of the box (a list's values and an integer range's integers taken by position; a number range rounded to a
 hundredth of its width). The scenario's own values come first when they lie in the space, so that "change nothing" is
@@ -17,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ...scenario.layers import keyed_paths, parse_value, setting_value
+from ...core.toml import toml_value
+from ...scenario.layers import keyed_paths, parse_value, setting_value, split_values
 from ...scenario.model import Scenario, ScenarioError
 
 RANGE = ".."
@@ -43,43 +45,90 @@ class Axis:
     def text(self) -> str:
         if self.values is None:
             return f"{self.low:g} to {self.high:g}"
-        return ", ".join(str(v) for v in self.values)
+        return ", ".join(shown(v) for v in self.values)
 
 
 def _number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def shown(v) -> str:
+    """A value as a designer reads it: a list or table as TOML (``["reroll"]``), a number as written, a word as is."""
+    if isinstance(v, (list, dict)):
+        return toml_value(v)
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def vary_label(base: Scenario, key: str) -> str:
+    """Where a --vary error comes from: ``<file> (--vary KEY)``, as a --set error names its file and option."""
+    return f"{base.source} (--vary {key})" if base.source else f"--vary {key}"
+
+
 def parse_vary(item: str, base: Scenario) -> Axis:
-    """``KEY=4..9``, ``KEY=0.5..2``, ``KEY=a,b,c`` as an axis of ``base``; a bad one raises ScenarioError naming it."""
-    label = "--vary"
+    """``KEY=4..9``, ``KEY=0.5..2``, ``KEY=a,b,c`` or ``KEY=["reroll"],["clock"],[]`` (values split at the commas
+    outside brackets, braces and quotes, each read as TOML as ``--set`` reads one) as an axis of ``base``; a bad one
+    raises ScenarioError, one line naming the file, the key, the value and what is allowed. Every listed value (a
+    range's two ends) is checked alone against the scenario, so that a bad one is said before any game is played."""
     key, eq, text = item.partition("=")
     key, text = key.strip(), text.strip()
     if not eq or not key or not text:
-        raise ScenarioError(label, f"{item!r}: not KEY=RANGE (allowed: KEY=LOW..HIGH or KEY=V1,V2,..., such as "
-                            "rules.round_limit=10..14)")
+        raise ScenarioError(vary_label(base, key or item), f"{item!r}: not KEY=RANGE (allowed: KEY=LOW..HIGH or "
+                            "KEY=V1,V2,..., such as rules.round_limit=10..14 or "
+                            'components.buildings.1.bonus=["reroll"],["clock"],[])')
+    label = vary_label(base, key)
     if key.split(".")[0] in ("seed", "games", "players"):
-        raise ScenarioError(label, f"{key}: every candidate plays the same games (allowed: a rule, component or "
-                            "strategy key)")
+        raise ScenarioError(label, "every candidate plays the same games", key, text,
+                            "a rule, component or strategy key")
     try:
         current = setting_value(base.to_dict(), key, keyed_paths(base.spec()))
     except (KeyError, StopIteration, IndexError):
-        raise ScenarioError(label, f"{key}: no such setting in {base.name} (allowed: a dotted key as --set takes "
-                            "it, such as components.heroes.magic_user.hp)") from None
-    if RANGE in text:
+        raise ScenarioError(label, "no such setting", key, text, "a dotted key as --set takes it, such as "
+                            "components.heroes.magic_user.hp or components.buildings.12.ghost_worth (a Building "
+                            "by its value)") from None
+    parts = split_values(text)
+    if len(parts) == 1 and RANGE in text and not text.startswith(_TOML_OPENERS):
         lo_text, _, hi_text = text.partition(RANGE)
         lo, hi = parse_value(lo_text.strip()), parse_value(hi_text.strip())
         if not (_number(lo) and _number(hi)) or lo > hi:
-            raise ScenarioError(label, f"{key}={text}: not a range (allowed: LOW..HIGH, two numbers, LOW <= HIGH)")
+            raise ScenarioError(label, "not a range", key, text, "LOW..HIGH, two numbers, LOW <= HIGH")
         if isinstance(lo, int) and isinstance(hi, int):
             if hi - lo > 1000:
-                raise ScenarioError(label, f"{key}={text}: {hi - lo + 1} integers (allowed: at most 1,001)")
-            return Axis(key, tuple(range(lo, hi + 1)), current=current)
-        return Axis(key, None, float(lo), float(hi), current)
-    values = tuple(parse_value(v.strip()) for v in text.split(","))
-    if len(set(map(repr, values))) != len(values) or any(v == "" for v in values):
-        raise ScenarioError(label, f"{key}={text}: an empty or repeated value (allowed: distinct values)")
-    return Axis(key, values, current=current)
+                raise ScenarioError(label, f"{hi - lo + 1} integers", key, text, "at most 1,001")
+            axis = Axis(key, tuple(range(lo, hi + 1)), current=current)
+        else:
+            axis = Axis(key, None, float(lo), float(hi), current)
+        _check(base, key, (lo, hi), label)
+        return axis
+    values = []
+    for part in parts:
+        v = parse_value(part)
+        if part == "" or (v == part and part.startswith(_TOML_OPENERS)):      # not TOML, read as text
+            raise ScenarioError(label, "not a value", key, part or text, "values separated by commas, each a "
+                                'TOML value as --set takes one: 2, 0.5, word, "text", ["reroll", "clock"], []')
+        values.append(v)
+    if len(set(map(repr, values))) != len(values):
+        raise ScenarioError(label, "a repeated value", key, text, "distinct values")
+    _check(base, key, values, label)
+    return Axis(key, tuple(values), current=current)
+
+
+_TOML_OPENERS = ("[", "{", '"', "'")
+
+
+def _check(base: Scenario, key: str, values, label: str) -> None:
+    """Each value alone over ``base``: the loader's error for a bad one, named after the --vary."""
+    from ..studies.study import as_scenario, dotted
+    for v in values:
+        try:
+            as_scenario(base, **dotted({key: v}))
+        except ScenarioError as err:
+            raise renamed(err, label) from None
+
+
+def renamed(err: ScenarioError, label: str) -> ScenarioError:
+    """The loader's first problem with a --vary value, named after the --vary (``<file> (--vary KEY)``)."""
+    one = err.errors[0]
+    return ScenarioError(label, one.problem, one.key, one.got, one.allowed)
 
 
 def _inside(axis: Axis, v) -> bool:
