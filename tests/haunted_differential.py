@@ -154,8 +154,10 @@ CASES += [
 ]
 if "lookahead" in STRATEGIES:
     # the lookahead's search runs in the kernel from the reference's view of what the seat may know (reference/
-    # lookahead.py): each base, a narrow and a wide search, seats rotating, a stress table with Specter fights
-    LOOK = [{"name": "lookahead", "playouts": 2, "base": b, "width": w} for b, w in ((1, 3), (2, 2), (3, 8))]
+    # lookahead.py): each base, a narrow and a wide search, playouts to the end and to a horizon, seats rotating, a
+    # stress table with Specter fights
+    LOOK = [{"name": "lookahead", "playouts": 2, "base": b, "width": w, "horizon": h}
+            for b, w, h in ((1, 3, 2), (2, 2, 0), (3, 8, 1))]
     CASES += [
         ("lookahead-4", dict(players=4, seats=[LOOK[0], "monster_hunter", LOOK[1], "specter_rusher"], turn_cap=120,
                              seat_rotation=True), 12),

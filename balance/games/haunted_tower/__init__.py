@@ -52,14 +52,17 @@ STRATEGIES = {
     "lookahead": StrategySpec(
         "lookahead", 4,
         "Plays by simulation: at each move it tries its `base` heuristic's square and the squares the base would stop "
-        "on for its next-best targets (`width` in all), plays each out `playouts` times to the end of the game, the "
-        "chits it cannot know re-dealt at random and every seat on the base, and stops where its points lead over "
-        "the best other seat is highest on average; every other decision is the base's (docs/strategies.md).",
-        (ParamSpec("playouts", 8.0, 1.0, 256.0, "Playouts per square tried (rounded)."),
+        "on for its next-best targets (`width` in all), and at each encounter every answer (none, each chit); it "
+        "plays each out `playouts` times for `horizon` rounds, the chits it cannot know re-dealt at random and every "
+        "seat on the base, and takes the answer whose points lead over the best other seat is clearly highest on "
+        "average; every other decision is the base's (docs/strategies.md).",
+        (ParamSpec("playouts", 32.0, 1.0, 256.0, "Playouts per answer tried (rounded)."),
          ParamSpec("base", 1.0, 1.0, 3.0, "Base strategy of the playouts and of the other decisions, by kind: "
                                           "1 cautious_looter, 2 monster_hunter, 3 specter_rusher (its defaults)."),
          ParamSpec("width", 3.0, 1.0, 8.0, "Squares tried per move, the base's own first (rounded; 1: none "
-                                           "searched, the base's play)."))),
+                                           "searched, the base's play)."),
+         ParamSpec("horizon", 5.0, 0.0, 100.0, "Rounds a playout plays before it is scored on the points held "
+                                               "then (rounded; 0: to the end of the game)."))),
 }
 
 

@@ -34,8 +34,8 @@ MAX_HAND = 100           # blue chits one player draws
 MAX_PATH = 64            # squares of one move
 MAX_CAND = 2048          # candidates of one decision (squares at most)
 N_PARAMS = 4             # strategy parameters per seat
-N_LOOK = 2               # a lookahead seat's settings in the state (look_at): playouts, width
-MAX_WIDTH = 8            # squares a lookahead's move search tries at most
+N_LOOK = 3               # a lookahead seat's settings in the state (look_at): playouts, width, horizon
+MAX_WIDTH = 8            # answers (squares, encounter answers) a lookahead's search tries at most
 MAX_PLAYOUTS = 256       # playouts of one square at most
 N_BASE_KINDS = 4         # the strategy kinds a lookahead may play out (its base): 1..3, the heuristics
 D10 = 10
@@ -244,8 +244,8 @@ SAVE = _region(SAVED_LO + SAVED_HI)
 DEAL = _region(MAX_CHITS)                     # the chits of one back colour a seat does not know, in id order
 PLACES = _region(MAX_CHITS)                   # ... the squares they lie on in square order, then -1 for each set aside
 PLACER = _region(MAX_CHITS)                   # ... and the seat that placed the chit lying there (-1: none)
-LOOK_SQ = _region(MAX_WIDTH)                  # the squares a lookahead's move search tries, the base's first
-LOOK_M = _region(MAX_PLAYOUTS)                # ... the margin of each playout of the base's square
+LOOK_SQ = _region(MAX_WIDTH)                  # the answers a lookahead's search tries (squares or encounter answers),
+LOOK_M = _region(MAX_PLAYOUTS)                # ... the base's first; the margin of each playout of the base's answer
 # --- compiled rules (read only) --------------------------------------------------------------------------------
 OPT = _region(N_OPT)
 HERO_TAB = _region(MAX_HEROES * N_HT)
@@ -264,7 +264,7 @@ M_DICE_N = MISC + 1
 M_DICE_I = MISC + 2
 M_CHOICE_N = MISC + 3
 M_CHOICE_I = MISC + 4
-M_SEARCHED = MISC + 5                         # moves a lookahead seat searched this game (rules.lookahead)
+M_SEARCHED = MISC + 5                         # decisions lookahead seats searched this game (rules.lookahead)
 
 # --- The shared scalars and the options by name (absolute indices): state[WINNER], state[N_CHITS] --------------
 ROUND = SC + SC_ROUND
@@ -436,7 +436,8 @@ def worth_at(h, i):
 
 @rules_index
 def look_at(p, k):
-    """Seat p's lookahead setting k: 0 its playouts per square (0: the seat does not search), 1 its width."""
+    """Seat p's lookahead setting k: 0 its playouts per answer (0: the seat does not search), 1 its width, 2 its
+    horizon (hero turns a playout plays before it is scored; 0: to the end of the game)."""
     return np.uint64(LOOK + p * N_LOOK + k)
 
 

@@ -1,6 +1,7 @@
 """The lookahead strategy (rules/lookahead.py): it never reads what its seat cannot know, its re-deal keeps what is
 public and does not depend on where the hidden chits lie, it leaves the state as it found it, each parameter changes
-its play, bad values are refused, and its games do not depend on threads or chunks.
+its play, bad values are refused, a playout cut at its horizon is the game stopped there, and its games do not
+depend on threads or chunks. The move and the encounter are searched: each has its twin, control and state tests.
 
 Decision points are real mid-game positions of the shipped scenario: a game of its heuristics is played to a turn cap
 set a few dozen turns in, the cap put back, and the next seat of the round rolls (``begin_turn_nb``); kept when it
@@ -23,8 +24,11 @@ from balance.games.haunted_tower import STRATEGIES, board_of, compile_scenario, 
 from balance.games.haunted_tower import enums as E
 from balance.games.haunted_tower import layout as L
 from balance.games.haunted_tower import rules as K
-from balance.games.haunted_tower.rules.lookahead import candidates_nb, look_move_nb, look_seats_nb, redeal_nb
-from balance.games.haunted_tower.rules.turn import begin_turn_nb
+from balance.games.haunted_tower import strategies as S
+from balance.games.haunted_tower.rules.lookahead import (MOVE, candidates_nb, encounter_answers_nb, look_encounter_nb,
+                                                         look_move_nb, look_seats_nb, playout_nb, redeal_nb)
+from balance.games.haunted_tower.rules.movement import encounter_candidates_nb, move_to_nb
+from balance.games.haunted_tower.rules.turn import ASK, begin_turn_nb
 from balance.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -68,10 +72,10 @@ def positions(n, seed=5):
     return out
 
 
-def decide(s, f, p, playouts=4, width=3, base=None):
+def decide(s, f, p, playouts=4, width=3, base=None, horizon=0):
     """The lookahead's square for seat p in a rolled position (base: its own heuristic unless given)."""
     s, f = s.copy(), f.copy()
-    s[L.look_at(p, 0)], s[L.look_at(p, 1)] = playouts, width
+    s[L.look_at(p, 0)], s[L.look_at(p, 1)], s[L.look_at(p, 2)] = playouts, width, horizon
     if base is not None:
         s[L.KINDS + p] = base
         f[L.param_at(p, 0):L.param_at(p, 0) + L.N_PARAMS] = f[L.F_BASE + base * L.N_PARAMS:
@@ -216,6 +220,7 @@ def test_each_parameter_changes_decisions(points):
     assert [decide(s, f, p, width=2) for s, f, p in points] != [decide(s, f, p, width=3) for s, f, p in points]
     assert [decide(s, f, p, playouts=1) for s, f, p in points] != [decide(s, f, p, playouts=16) for s, f, p in points]
     assert [decide(s, f, p, base=1) for s, f, p in points] != [decide(s, f, p, base=3) for s, f, p in points]
+    assert default != [decide(s, f, p, horizon=2) for s, f, p in points]
     s, f, p = points[0]
     assert decide(s, f, p, playouts=256, width=8) >= 0       # the largest values run
 
@@ -226,23 +231,27 @@ def _searching(s, f, p, playouts):
     return s, f.copy()
 
 
-@pytest.mark.parametrize("given, playouts, base, width", [
-    ((8, 1, 3), 8, 1, 3), ((0.6, 0.6, 0.6), 1, 1, 1), ((256.4, 3.4, 8.4), 256, 3, 8), ((-5, 0, 99), 1, 1, 8),
-    ((2.5, 2.5, 2.5), 3, 3, 3)])
-def test_parameters_are_rounded_and_held_to_their_ranges(given, playouts, base, width):
+@pytest.mark.parametrize("given, playouts, base, width, horizon", [
+    ((8, 1, 3, 0), 8, 1, 3, 0), ((0.6, 0.6, 0.6, 0.6), 1, 1, 1, 1), ((256.4, 3.4, 8.4, 100.4), 256, 3, 8, 100),
+    ((-5, 0, 99, -3), 1, 1, 8, 0), ((2.5, 2.5, 2.5, 2.5), 3, 3, 3, 3), ((32, 1, 3, 0.4), 32, 1, 3, 0)])
+def test_parameters_are_rounded_and_held_to_their_ranges(given, playouts, base, width, horizon):
     s, f = S0.copy(), F0.copy()
     s[L.KINDS:L.KINDS + PLAYERS] = [LOOKAHEAD, 1, 2, 3]
-    f[L.param_at(0, 0):L.param_at(0, 0) + 3] = given
+    f[L.param_at(0, 0):L.param_at(0, 0) + 4] = given
     look_seats_nb(s, f)
-    assert (s[L.look_at(0, 0)], s[L.KINDS], s[L.look_at(0, 1)]) == (playouts, base, width)
+    assert (s[L.look_at(0, 0)], s[L.KINDS], s[L.look_at(0, 1)], s[L.look_at(0, 2)]) == (playouts, base, width,
+                                                                                          horizon)
     assert list(f[L.param_at(0, 0):L.param_at(0, 0) + 3]) == STRATEGIES[
         next(n for n, x in STRATEGIES.items() if x.kind == base)].vector({})
     assert [s[L.look_at(q, 0)] for q in (1, 2, 3)] == [0, 0, 0] and list(s[L.KINDS + 1:L.KINDS + 4]) == [1, 2, 3]
+    assert [s[L.look_at(q, 2)] for q in (1, 2, 3)] == [0, 0, 0]
 
 
 @pytest.mark.parametrize("key, value, allowed", [("playouts", 0, "a number from 1 to 256"),
                                                  ("base", 0, "a number from 1 to 3"),
-                                                 ("width", 9, "a number from 1 to 8")])
+                                                 ("width", 9, "a number from 1 to 8"),
+                                                 ("horizon", 101, "a number from 0 to 100"),
+                                                 ("horizon", -1, "a number from 0 to 100")])
 def test_bad_parameter_values_are_refused_in_one_line(cli, tmp_path, key, value, allowed):
     path = tmp_path / "look.toml"
     path.write_text(f'extends = "{ROOT / "scenarios" / "haunted_tower.toml"}"\n'
@@ -278,3 +287,119 @@ def test_games_are_the_same_on_any_thread_count_and_chunking():
         assert np.array_equal(whole[k], np.concatenate([h[k] for h in halves])), k
     plain = run_chunk(COMPILED, seed=9, rotate=True, game0=0, n_games=16, n_blocks=1)
     assert not np.array_equal(whole["final"], plain["final"])      # the search played: other games
+
+
+# --- the encounter: which chit (or none) the hero turns over, searched once it stands where it stops --------------
+
+def met(points):
+    """From rolled positions: the seat moved to its base's square, with at least one chit it may encounter."""
+    out = []
+    for s, f, p in points:
+        s, f = s.copy(), f.copy()
+        if move_to_nb(s, G, D, p, S.move_nb(s, f, G, D, p)) and encounter_candidates_nb(s, G, p) > 0:
+            out.append((s, f, p))
+    return out
+
+
+@pytest.fixture(scope="module")
+def meeting(points):
+    out = met(points)
+    assert len(out) >= 15
+    return out
+
+
+def encounter(s, f, p, playouts=4, horizon=0):
+    """The lookahead's encounter answer for seat p in a moved position (an index into CAND, -1 none)."""
+    s, f = s.copy(), f.copy()
+    s[L.look_at(p, 0)], s[L.look_at(p, 2)] = playouts, horizon
+    return int(look_encounter_nb(s, f, G, D, p))
+
+
+def test_the_encounter_answers_are_the_base_s_then_none_and_each_chit(meeting):
+    for s, f, p in meeting:
+        a = s.copy()
+        n = encounter_candidates_nb(a, G, p)
+        k = encounter_answers_nb(a, f.copy(), G, D, p)
+        tried = list(a[L.LOOK_SQ:L.LOOK_SQ + k])
+        assert tried[0] == S.encounter_nb(s.copy(), f.copy(), G, D, p)
+        assert sorted(tried) == list(range(-1, n))[:L.MAX_WIDTH] and k == min(n + 1, L.MAX_WIDTH)
+
+
+def test_twin_positions_get_the_same_encounter(meeting):
+    rng = np.random.default_rng(7)
+    answers = set()
+    for s, f, p in meeting:
+        a = encounter(s, f, p)
+        assert a == encounter(twin(s, p, rng), f, p)
+        answers.add(a)
+    assert len(answers) > 1                       # not one fixed answer
+
+
+def test_a_seat_that_may_see_the_chits_encounters_by_them(meeting):
+    """The control of the twin test: a seat told every face-down blue chit answers differently, in some positions,
+    when they change places."""
+    rng = np.random.default_rng(8)
+    differ = 0
+    for s, f, p in meeting:
+        seen = s.copy()
+        chits = [c for c in range(N_CHITS) if blue(c) and s[L.CHIT_LOC + c] == E.LOC_BOARD
+                 and s[L.CHIT_FACEUP + c] == 0]
+        for c in chits:
+            put(seen, c, int(s[L.CHIT_SQ + c]), p)
+        other = seen.copy()
+        shuffled(other, chits, rng)
+        differ += encounter(seen, f, p, playouts=8) != encounter(other, f, p, playouts=8)
+    assert differ >= 2
+
+
+def test_the_encounter_search_leaves_the_state_as_it_was_but_one_stream_word(meeting):
+    for s, f, p in meeting[:10]:
+        before, fbefore = s.copy(), f.copy()
+        encounter_answers_nb(before, fbefore, G, D, p)      # what the base's own answer looks at (its memo)
+        before[L.look_at(p, 0)] = 4
+        a, fa = before.copy(), fbefore.copy()
+        look_encounter_nb(a, fa, G, D, p)
+        counter = int(L.stream_at(2 + p)) + 1
+        assert a[counter] == before[counter] + 1
+        a[counter:counter + 2] = before[counter:counter + 2]
+        assert a[L.M_SEARCHED] == before[L.M_SEARCHED] + 1
+        a[L.M_SEARCHED] = before[L.M_SEARCHED]
+        live = np.r_[L.SC:L.DICE_SCRIPT, L.KINDS:L.STATE_END, L.OPT:L.BASE_SIZE]
+        assert np.array_equal(a[live], before[live])
+        assert np.array_equal(fa[:L.F_SAVE], fbefore[:L.F_SAVE])
+
+
+def test_a_seat_that_does_not_search_is_asked_as_ever(meeting):
+    s, f, p = meeting[0]
+    assert encounter(s, f, p, playouts=0) == ASK
+
+
+def test_the_encounter_search_changes_answers_and_each_answer_is_played(meeting):
+    """Searched answers differ from the base's in some positions, and every answer index tried is a legal one."""
+    base = [int(S.encounter_nb(s.copy(), f.copy(), G, D, p)) for s, f, p in meeting]
+    searched = [encounter(s, f, p, playouts=16, horizon=3) for s, f, p in meeting]
+    assert base != searched
+    for (s, f, p), a in zip(meeting, searched):
+        assert -1 <= a < encounter_candidates_nb(s.copy(), G, p)
+
+
+# --- the horizon: a playout stops as the turn cap stops a game, that many rounds on -----------------------------
+
+def test_a_horizon_playout_is_the_game_capped_that_many_rounds_on(points):
+    stopped_early = 0
+    for s, f, p in points[:12]:
+        square = S.move_nb(s.copy(), f.copy(), G, D, p)
+        base = int(s[L.KINDS + p])
+        s = s.copy()
+        s[L.look_at(p, 2)] = 2
+        a, fa = s.copy(), f.copy()
+        got = playout_nb(a, fa, G, D, p, MOVE, square, 99, 3, base)
+        assert a[L.TURN_CAP] == SC.turn_cap                       # the cap is put back
+        capped = s.copy()
+        capped[L.look_at(p, 2)] = 0
+        capped[L.TURN_CAP] = s[L.TURN] + 2 * s[L.HEROES_IN]
+        assert got == playout_nb(capped, f.copy(), G, D, p, MOVE, square, 99, 3, base)
+        whole = s.copy()
+        whole[L.look_at(p, 2)] = 0
+        stopped_early += got != playout_nb(whole, f.copy(), G, D, p, MOVE, square, 99, 3, base)
+    assert stopped_early >= 6

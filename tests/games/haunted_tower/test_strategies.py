@@ -195,7 +195,7 @@ def test_parameter_slots_follow_the_strategy_specs():
         "cautious_looter": (S.LOOTER, ["flee_hp", "potion_hp", "purple_hp"]),
         "monster_hunter": (S.HUNTER, ["flee_hp", "purple_bonus", "specter_attack"]),
         "specter_rusher": (S.RUSHER, ["flee_hp", "specter_hp", "level_bonus"]),
-        "lookahead": (S.LOOKAHEAD, ["playouts", "base", "width"]),
+        "lookahead": (S.LOOKAHEAD, ["playouts", "base", "width", "horizon"]),
     }
     assert (V.LOOTER, V.HUNTER, V.RUSHER) == (S.LOOTER, S.HUNTER, S.RUSHER)
     assert (V.P_FLEE_HP, V.P_POTION_HP, V.P_PURPLE_HP) == (0, 1, 2)

@@ -134,7 +134,10 @@ class Movement:
         candidates = self.encounter_candidates(h)
         if not candidates:
             return False
-        i = int(self.decide(strategies.encounter_nb, h.seat, self.tables, self.costs, h.seat, cand=candidates))
+        if self.searches(h.seat):
+            i = self.look_encounter(h.seat, candidates)
+        else:
+            i = int(self.decide(strategies.encounter_nb, h.seat, self.tables, self.costs, h.seat, cand=candidates))
         if not -1 <= i < len(candidates):
             self.illegal(h.seat, enums.DEC_ENCOUNTER, i)
         if i < 0:

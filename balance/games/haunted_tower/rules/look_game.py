@@ -1,9 +1,10 @@
 """The batch entry points of a lineup with a lookahead seat: the same games as ``simulate``'s, a lookahead seat's
-moves searched (``lookahead.look_move_nb``). They are separate entry points so that a lineup without a lookahead
+moves and encounters searched (``lookahead.look_move_nb``, ``lookahead.look_encounter_nb``). They are separate entry points so that a lineup without a lookahead
 seat runs a kernel without the search in it (the same code, speed and cold compile as before it existed);
 ``run_chunk`` and ``simulate.trace_game`` pick one by the lineup's kinds (:func:`needs_look`).
 
-The turn is ``turn.begin_turn_nb`` and ``turn.end_turn_nb`` around the move, and the round loop is
+The turn is ``turn.begin_turn_nb``, the move (``movement.move_to_nb``) and ``turn.after_move_nb`` with the
+encounter's answer, as ``turn.end_turn_nb`` plays them, and the round loop is
 ``turn.rest_of_round_nb``'s with this turn: the rules are the base kernel's, written once.
 """
 from __future__ import annotations
@@ -14,10 +15,11 @@ from numba import njit, prange
 from ....core.jit import rules_jit
 from .. import strategies
 from ..layout import HEROES_IN, PLAYERS
-from .lookahead import look_move_nb, look_seats_nb
+from .lookahead import look_encounter_nb, look_move_nb, look_seats_nb
+from .movement import move_to_nb
 from .setup import place_chits_nb, reset_nb
 from .simulate import record_game_nb, seat_lineup_nb
-from .turn import CAPPED, SKIP, begin_turn_nb, end_turn_nb, finish_nb, new_round_nb, turn_due_nb
+from .turn import CAPPED, SKIP, after_move_nb, begin_turn_nb, finish_nb, new_round_nb, turn_due_nb
 
 
 def needs_look(kinds) -> bool:
@@ -27,12 +29,14 @@ def needs_look(kinds) -> bool:
 
 @rules_jit
 def look_turn_nb(state, params, tables, costs, p):
-    """``turn.play_turn_nb`` with the move from ``lookahead.look_move_nb`` (searched for a lookahead seat)."""
+    """``turn.play_turn_nb`` with the move and the encounter from ``lookahead.look_move_nb`` and
+    ``lookahead.look_encounter_nb`` (searched for a lookahead seat)."""
     moves = begin_turn_nb(state, params, p)
     if moves < 0:
         return False
-    q = look_move_nb(state, params, tables, costs, p) if moves == 1 else -1
-    return end_turn_nb(state, params, tables, costs, p, moves, q)
+    if moves == 1 and not move_to_nb(state, tables, costs, p, look_move_nb(state, params, tables, costs, p)):
+        return False
+    return after_move_nb(state, params, tables, costs, p, look_encounter_nb(state, params, tables, costs, p))
 
 
 @rules_jit

@@ -1,16 +1,20 @@
-"""The lookahead strategy: a hero's move searched by playing each of a few squares out to the end of the game.
+"""The lookahead strategy: a hero's move and encounter searched by playing each answer out for a few rounds.
 
-A lookahead seat plays its `base` heuristic (its kind and default parameters) in every decision but one: where to
-stop (``move``). There it tries up to `width` squares (:func:`candidates_nb`): the squares the base would stop on
-for its best targets (the chits of best value - cost by the base's own values, ``valuation.chit_value_nb``), each
-once, the best first. Each square is played out `playouts` times: the state is saved
-(``layout.SAVE``, restored after each playout), what the seat cannot know is dealt again (:func:`redeal_nb`), the
-hero stops there, its turn ends (encounter, drop) and the game goes on with the kernel's own turns
-(``turn.rest_of_round_nb``, ``turn.play_rounds_nb``) to its end (``turn.finish_nb``), every seat on the base strategy
-with its defaults; playouts never search. A playout scores the seat's points minus the best other seat's (points
-decide the winner; the margin also tells apart playouts that a win indicator counts alike, so fewer playouts
-separate the squares). The first square (the base's best target's) is kept unless another beats it by ``Z``
-standard errors of the paired gain (:func:`search_nb`).
+A lookahead seat plays its `base` heuristic (its kind and default parameters) in every decision but two: where to
+stop (``move``) and which chit to turn over there (``encounter``). For the move it tries up to `width` squares
+(:func:`candidates_nb`): the squares the base would stop on for its best targets (the chits of best value - cost by
+the base's own values, ``valuation.chit_value_nb``), each once, the best first. For the encounter it tries every
+answer (:func:`encounter_answers_nb`): the base's first, then none and each chit it may turn over. Each answer is
+played out `playouts` times: the state is saved (``layout.SAVE``, restored after each playout), what the seat cannot
+know is dealt again (:func:`redeal_nb`), the answer is given, the turn ends (``turn.end_turn_nb`` after a square,
+``turn.after_move_nb`` after an encounter answer) and the game goes on with the kernel's own turns
+(``turn.rest_of_round_nb``, ``turn.play_rounds_nb``), every seat on the base strategy with its defaults (playouts
+never search), for `horizon` rounds (each hero in the game one turn a round; the playout stops as the turn cap stops
+a game, ``TURN_CAP`` lowered for it) or, with a horizon of 0, to the game's end; then it is scored
+(``turn.finish_nb``). A playout scores the seat's points minus the best other seat's (points decide the winner and
+are held all game long: chits, stand-ups, the Specter's bonuses; the margin also tells apart playouts that a win
+indicator counts alike). The first answer (the base's) is kept unless another beats it by ``Z`` standard errors of
+the paired gain (:func:`search_nb`).
 
 What the seat cannot know, and a playout re-deals: the content of every face-down chit it did not place itself, and
 of the chits set aside (blue chits nobody drew, purple chits the cup did not need). Chit ids are contents
@@ -21,9 +25,9 @@ The Specter's chit, while face down, first goes to one of those places on Tower 
 uniformly. Everything public stays: every hero, every face-up chit, which squares hold a face-down chit of which
 colour, who placed it.
 
-Randomness: one word of the seat's strategy stream per searched move keys its playouts; playout j (the same for
-every square: common random numbers) re-deals and rolls from streams keyed by (that word, j, purpose), so a game's
-moves depend on nothing but its own streams and what the seat knows, on any thread count.
+Randomness: one word of the seat's strategy stream per search keys its playouts; playout j (the same for every
+answer: common random numbers) re-deals and rolls from streams keyed by (that word, j, purpose), so a game's
+decisions depend on nothing but its own streams and what the seat knows, on any thread count.
 """
 from __future__ import annotations
 
@@ -39,14 +43,18 @@ from ..strategies import targets, valuation
 from ..layout import (CHIT_BLUE, CHIT_FACEUP, CHIT_LOC, CHIT_ON, CHIT_PLACER, CHIT_SQ, CLIMB_TABLE, DEAL, F_BASE,
                       F_SAVE, F_WORTH, G_N, HEROES_IN, HS_POINTS, HS_SQ, KINDS, LOOK_M, LOOK_SQ, MAX_WIDTH,
                       MOVEMENT_POINTS, M_DICE_I, M_DICE_N, M_SEARCHED, N_BASE_KINDS, N_CHITS, N_LEVELS, N_PARAMS,
-                      PLACER, PLACES, PLAYERS, ROUND_STARTER, SAVE, SAVED_HI, SAVED_LO, SC, SQ_CHIT, at, cost, g_level,
-                      hs_at, level_bits_at, look_at, param_at, stream_at)
+                      PLACER, PLACES, PLAYERS, ROUND_STARTER, SAVE, SAVED_HI, SAVED_LO, SC, SQ_CHIT, TURN, TURN_CAP,
+                      at, cost, g_level, hs_at, level_bits_at, look_at, param_at, stream_at)
 from .pieces import DICE, SHUFFLE, set_loc_nb, set_placer_nb
-from .turn import end_turn_nb, finish_nb, play_rounds_nb, rest_of_round_nb
+from .movement import encounter_candidates_nb
+from .turn import ASK, after_move_nb, end_turn_nb, finish_nb, play_rounds_nb, rest_of_round_nb
 
 P_PLAYOUTS = 0           # the lookahead's parameters (STRATEGIES["lookahead"])
 P_BASE = 1
 P_WIDTH = 2
+P_HORIZON = 3
+MOVE = 0                 # what a search answers (search_nb's stage): the square to stop on, the chit to encounter
+ENCOUNTER = 1
 Z = 2.0                  # standard errors by which a square must beat the base's own before the search takes it
 
 
@@ -67,9 +75,11 @@ def look_seats_nb(state, params):
     for p in range(state[PLAYERS]):
         state[look_at(p, 0)] = 0
         state[look_at(p, 1)] = 1
+        state[look_at(p, 2)] = 0
         if state[at(KINDS, p)] == strategies.LOOKAHEAD:
             state[look_at(p, 0)] = max(1, int(params[param_at(p, P_PLAYOUTS)] + 0.5))
             state[look_at(p, 1)] = min(MAX_WIDTH, max(1, int(params[param_at(p, P_WIDTH)] + 0.5)))
+            state[look_at(p, 2)] = max(0, int(params[param_at(p, P_HORIZON)] + 0.5))
             set_base_nb(state, params, p, min(N_BASE_KINDS - 1, max(1, int(params[param_at(p, P_BASE)] + 0.5))))
 
 
@@ -255,36 +265,49 @@ def margin_nb(state, p):
 
 
 @rules_jit
-def playout_nb(state, params, tables, costs, p, q, key, j, base):
-    """Playout j of square q for seat p: fresh streams from (key, j), what p cannot know re-dealt, every seat on the
-    base strategy, the hero stopped on q, its turn ended and the game played to its end. Returns ``margin_nb``."""
+def playout_nb(state, params, tables, costs, p, stage, a, key, j, base):
+    """Playout j of answer `a` at a `stage` of seat p's turn (``MOVE``: the square it stops on, ``ENCOUNTER``: the
+    chit it encounters, ``turn.encounter_nb``'s answer): fresh streams from (key, j), what p cannot know re-dealt,
+    every seat on the base strategy, the answer given, the turn ended and the game played to its end. Returns
+    ``margin_nb``."""
     for s in range(state[PLAYERS]):
         set_base_nb(state, params, s, base)
         flat_init_nb(state, stream_at(2 + s), key, j, PURPOSE_STRATEGY + s)
     flat_init_nb(state, stream_at(DICE), key, j, PURPOSE_DICE)
     flat_init_nb(state, stream_at(SHUFFLE), key, j, PURPOSE_SHUFFLE)
     state[M_DICE_I] = state[M_DICE_N]          # scripted dice (rule tests) are the real game's, not foreseen
+    cap = state[TURN_CAP]
+    rounds = state[look_at(p, 2)]
+    if rounds > 0:                             # the horizon: the playout stops as the turn cap stops a game
+        state[TURN_CAP] = min(cap, state[TURN] + rounds * state[HEROES_IN])
     redeal_nb(state, tables, p)
-    if end_turn_nb(state, params, tables, costs, p, 1, q) and state[HEROES_IN] > 0:
+    if stage == MOVE:
+        on = end_turn_nb(state, params, tables, costs, p, 1, a)
+    else:
+        on = after_move_nb(state, params, tables, costs, p, a)
+    if on and state[HEROES_IN] > 0:
         k = p - state[ROUND_STARTER]
         if k < 0:
             k += state[PLAYERS]
         if rest_of_round_nb(state, params, tables, costs, k + 1):
             play_rounds_nb(state, params, tables, costs)
     finish_nb(state)
+    state[TURN_CAP] = cap                      # compiled rules: not in the saved state
     return margin_nb(state, p)
 
 
 @rules_jit
-def search_nb(state, params, tables, costs, p, n, playouts, base):
-    """The square of the n at ``LOOK_SQ`` that seat p stops on: the first (the base's best) unless another gains
-    more in its `playouts` playouts, by at least ``Z`` standard errors of the gain (playout j of a square against
-    playout j of the base's: the same deals and dice); of those, the one of the highest mean gain (the first of
-    equals). Draws one word of the seat's strategy stream; the state is left as it was."""
+def search_nb(state, params, tables, costs, p, n, playouts, base, stage):
+    """The answer of the n at ``LOOK_SQ`` (squares to stop on, or encounter answers: `stage`) that seat p gives:
+    the first (the base's) unless another gains more in its `playouts` playouts, by at least ``Z`` standard errors
+    of the gain (playout j of an answer against playout j of the base's: the same deals and dice); of those, the
+    one of the highest mean gain (the first of equals). Draws one word of the seat's strategy stream; the state is
+    left as it was."""
     key = flat_word_nb(state, stream_at(2 + p))
     save_nb(state, params)
     for j in range(playouts):
-        state[at(LOOK_M, j)] = playout_nb(state, params, tables, costs, p, state[at(LOOK_SQ, 0)], key, j, base)
+        state[at(LOOK_M, j)] = playout_nb(state, params, tables, costs, p, stage, state[at(LOOK_SQ, 0)], key, j,
+                                          base)
         restore_nb(state, params)
     best = 0
     best_gain = 0.0
@@ -292,7 +315,7 @@ def search_nb(state, params, tables, costs, p, n, playouts, base):
         s1 = 0.0
         s2 = 0.0
         for j in range(playouts):
-            d = playout_nb(state, params, tables, costs, p, state[at(LOOK_SQ, i)], key, j, base) \
+            d = playout_nb(state, params, tables, costs, p, stage, state[at(LOOK_SQ, i)], key, j, base) \
                 - state[at(LOOK_M, j)]
             restore_nb(state, params)
             s1 += d
@@ -315,4 +338,36 @@ def look_move_nb(state, params, tables, costs, p):
     if n == 1:
         return state[at(LOOK_SQ, 0)]
     state[M_SEARCHED] += 1
-    return search_nb(state, params, tables, costs, p, n, playouts, state[at(KINDS, p)])
+    return search_nb(state, params, tables, costs, p, n, playouts, state[at(KINDS, p)], MOVE)
+
+
+@rules_jit
+def encounter_answers_nb(state, params, tables, costs, p):
+    """The encounter answers seat p's search tries, into ``LOOK_SQ``: its base's first, then none (-1) and each
+    chit it may encounter (``movement.encounter_candidates_nb``'s order, by square: a re-deal keeps the index of
+    each), ``MAX_WIDTH`` at most. Returns how many (0: nothing to encounter)."""
+    n = encounter_candidates_nb(state, tables, p)
+    if n == 0:
+        return 0
+    first = strategies.encounter_nb(state, params, tables, costs, p)
+    state[at(LOOK_SQ, 0)] = first
+    k = 1
+    for i in range(-1, n):
+        if i != first and k < MAX_WIDTH:
+            state[at(LOOK_SQ, k)] = i
+            k += 1
+    return k
+
+
+@rules_jit
+def look_encounter_nb(state, params, tables, costs, p):
+    """The chit hero p encounters (``turn.encounter_nb``'s answer): ``turn.ASK`` (its strategy's) for a seat that
+    does not search; a lookahead seat's searched over every answer."""
+    playouts = state[look_at(p, 0)]
+    if playouts == 0:
+        return ASK
+    n = encounter_answers_nb(state, params, tables, costs, p)
+    if n == 0:
+        return ASK
+    state[M_SEARCHED] += 1
+    return search_nb(state, params, tables, costs, p, n, playouts, state[at(KINDS, p)], ENCOUNTER)

@@ -33,6 +33,7 @@ from .setup import place_chits_nb, reset_nb, rolloff_nb
 
 SKIP = -1                # turn_due_nb: the hero is out of the game
 CAPPED = -2              # turn_due_nb: the turn cap is reached
+ASK = -2                 # encounter_nb: the hero's strategy picks the chit
 
 
 @rules_jit
@@ -142,13 +143,14 @@ def trade_phase_nb(state, params, tables, p):
 
 
 @rules_jit
-def encounter_nb(state, params, tables, costs, p):
-    """Encountering a Chit: the hero's strategy picks one of the chits it may encounter, or none. Returns False when
-    the game must stop (an illegal answer, the Specter dead)."""
+def encounter_nb(state, params, tables, costs, p, e):
+    """Encountering a Chit: the hero's strategy picks one of the chits it may encounter, or none; `e` is that
+    answer when it is already given (a lookahead's search, ``rules.lookahead``), ``ASK`` to ask the strategy.
+    Returns False when the game must stop (an illegal answer, the Specter dead)."""
     n = encounter_candidates_nb(state, tables, p)
     if n == 0:                                           # nothing to encounter: the hero may still trade
         return trade_phase_nb(state, params, tables, p) if state[TRADING] == 1 else True
-    i = strategies.encounter_nb(state, params, tables, costs, p)
+    i = strategies.encounter_nb(state, params, tables, costs, p) if e == ASK else e
     if i < -1 or i >= n:
         illegal_nb(state, p, enums.DEC_ENCOUNTER, i)
         return False
@@ -202,8 +204,15 @@ def end_turn_nb(state, params, tables, costs, p, moves, q):
     an encounter, a drop. Returns False when the game stops."""
     if moves == 1 and not move_to_nb(state, tables, costs, p, q):
         return False
+    return after_move_nb(state, params, tables, costs, p, ASK)
+
+
+@rules_jit
+def after_move_nb(state, params, tables, costs, p, e):
+    """The rest of a hero's turn once it stands where it stops: an encounter (`e`: ``encounter_nb``), a drop.
+    Returns False when the game stops."""
     deaths = state[hs_at(p, HS_DEATHS)]
-    if not encounter_nb(state, params, tables, costs, p):
+    if not encounter_nb(state, params, tables, costs, p, e):
         return False
     if state[hs_at(p, HS_OUT)] == 0 and state[hs_at(p, HS_DEATHS)] == deaths:      # no drop after a death
         return drop_phase_nb(state, params, tables, p)

@@ -36,7 +36,8 @@ RANDOM = 0
 LOOTER = 1
 HUNTER = 2
 RUSHER = 3
-LOOKAHEAD = 4        # a heuristic whose moves are searched (rules.lookahead; its own entry points): not dispatched here
+LOOKAHEAD = 4        # a heuristic whose moves and encounters are searched (rules.lookahead; its own entry points): not
+                     # dispatched here
 SCRIPTED = 9
 
 
