@@ -157,15 +157,21 @@ def test_a_seat_that_may_see_the_chits_decides_by_them(points):
     rng = np.random.default_rng(4)
     differ = 0
     for s, f, p in points:
-        seen = s.copy()
-        chits = [c for c in range(N_CHITS) if blue(c) and s[L.CHIT_LOC + c] == E.LOC_BOARD
-                 and s[L.CHIT_FACEUP + c] == 0]
-        for c in chits:
-            put(seen, c, int(s[L.CHIT_SQ + c]), p)
-        other = seen.copy()
-        shuffled(other, chits, rng)
+        seen, other = told(s, p, rng)
         differ += decide(seen, f, p) != decide(other, f, p)
     assert differ >= 3
+
+
+def told(s, p, rng):
+    """The position with seat p made the placer of every face-down blue chit (so it knows them), and a copy of it
+    with those chits changing places."""
+    seen = s.copy()
+    chits = [c for c in range(N_CHITS) if blue(c) and s[L.CHIT_LOC + c] == E.LOC_BOARD and s[L.CHIT_FACEUP + c] == 0]
+    for c in chits:
+        put(seen, c, int(s[L.CHIT_SQ + c]), p)
+    other = seen.copy()
+    shuffled(other, chits, rng)
+    return seen, other
 
 
 def test_the_redeal_ignores_where_the_hidden_chits_lie_and_keeps_what_is_public(points):
@@ -341,13 +347,7 @@ def test_a_seat_that_may_see_the_chits_encounters_by_them(meeting):
     rng = np.random.default_rng(8)
     differ = 0
     for s, f, p in meeting:
-        seen = s.copy()
-        chits = [c for c in range(N_CHITS) if blue(c) and s[L.CHIT_LOC + c] == E.LOC_BOARD
-                 and s[L.CHIT_FACEUP + c] == 0]
-        for c in chits:
-            put(seen, c, int(s[L.CHIT_SQ + c]), p)
-        other = seen.copy()
-        shuffled(other, chits, rng)
+        seen, other = told(s, p, rng)
         differ += encounter(seen, f, p, playouts=8) != encounter(other, f, p, playouts=8)
     assert differ >= 2
 
