@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from balance.analysis.design import DesignError, design
+from balance.analysis.design.result import closest
 from balance.analysis.design.search import Candidate, confirm, race
 from balance.analysis.design.space import candidates, change, parse_vary
 from balance.core.toml import toml_value
@@ -173,6 +174,19 @@ def test_a_range_where_nothing_meets_the_claims_is_said_so():
     assert "none of the settings tried meets the claims (every setting of the range)" in text
     with pytest.raises(ValueError, match="nothing was confirmed"):
         d.fragment()
+
+
+def test_the_closest_setting_named_is_one_the_search_kept_longest():
+    """An early-dropped setting's estimate is the noisiest: one that played a single round and looks well inside the
+    bound is not named over one that played every round, however close it looks."""
+    def look(estimate, half):
+        return SimpleNamespace(key="seat_gap_max", claim="seat gap", decision="fail", estimate=estimate,
+                               low=estimate - half, high=estimate + half, bound_low=float("nan"), bound_high=0.02)
+    early = Candidate(0, (1,), 0.0, None, looks=[look(0.01, 0.03)], rounds=1)
+    late = Candidate(1, (2,), 1.0, None, looks=[look(0.035, 0.005)], rounds=3)
+    later_worse = Candidate(2, (3,), 1.0, None, looks=[look(0.05, 0.005)], rounds=3)
+    assert closest([early, late, later_worse]) is late
+    assert closest([early]) is early
 
 
 def test_design_refuses_bad_input():

@@ -170,6 +170,14 @@ def _inside(c) -> float:
     return min(m) if m else 0.0
 
 
+def closest(tried: list):
+    """The setting to name when none is confirmed: of those the search kept longest (the most rounds, so the most
+    games; the estimate of a setting dropped early is the noisiest, and the best of many noisy estimates flatters),
+    the one whose worst claim lies furthest inside its bound."""
+    last = max(c.rounds for c in tried)
+    return max((c for c in tried if c.rounds == last), key=_inside)
+
+
 def findings(d: Design) -> list[Finding]:
     alpha = d.meta["alpha"]
     tried = [c for c in d._candidates if c.looks]
@@ -202,7 +210,7 @@ def findings(d: Design) -> list[Finding]:
             text += ("Each fails a claim outright at its last look (its interval beyond the bound, the error rate "
                      "split over the candidates of that round): none of the settings tried meets the claims"
                      f"{_of_space(d)}. ")
-        best = max(tried, key=_inside) if tried else None
+        best = closest(tried) if tried else None
         if best is not None:
             vals = ", ".join(f"{a.key}={_v(v)}" for a, v in zip(d.axes, best.values))
             worst = min(best.looks, key=lambda look: (look.decision != "fail", look.high - look.low))
