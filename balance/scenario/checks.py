@@ -31,7 +31,25 @@ class Checker:
         self.errors: list[ScenarioError] = []      # what the checks so far found
 
     def fail(self, loc: tuple, problem: str, got: Any = _NOTHING, allowed: str = "") -> typing.NoReturn:
-        raise ScenarioError(self._owner(loc), problem, key_path(loc), got, allowed)
+        raise ScenarioError(self._owner(loc), problem, key_path(loc, self._named(loc)), got, allowed)
+
+    def _named(self, loc: tuple) -> dict[int, str]:
+        """The items of keyed lists along ``loc`` (a game's ``list_keys``: Spooky Tower's Buildings by value) that a
+        message names by their key, as ``--set`` and ``--vary`` do and as the file gives them (``value=4``), not by
+        their place in the merged list, which no file shows: each item whose key is given and unique in its list,
+        unless the problem is the key itself."""
+        named = {}
+        for i, part in enumerate(loc):
+            key = self.keyed.get(tuple(loc[:i]))
+            if key is None or not isinstance(part, int) or loc[i + 1:i + 2] == (key,):
+                continue
+            items = _value_at(self.data, loc[:i])
+            keys = [item.get(key) if isinstance(item, dict) else None for item in items] \
+                if isinstance(items, list) else []
+            name = keys[part] if 0 <= part < len(keys) else None
+            if isinstance(name, (int, str)) and not isinstance(name, bool) and keys.count(name) == 1:
+                named[i] = f"{key}={name}"
+        return named
 
     def attempt(self, check: typing.Callable, *args: Any) -> Any:
         """``check(*args)``; a problem it raises is kept for the end and ``_FAILED`` given instead, so that the

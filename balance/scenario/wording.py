@@ -76,10 +76,15 @@ def did_you_mean(word: Any, choices) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def key_path(loc: tuple) -> str:
+def key_path(loc: tuple, named: dict[int, str] | None = None) -> str:
+    """``loc`` as a message shows it: ``components.buildings[3].photos``; `named` (position in `loc` -> label) shows
+    a list item by a label instead of its index (``components.buildings[value=4].photos``)."""
     out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    for i, part in enumerate(loc):
+        if named and i in named:
+            out += f"[{named[i]}]"
+        else:
+            out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
 
 

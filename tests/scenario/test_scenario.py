@@ -338,8 +338,8 @@ ERROR_CASES = {
     "top-level typo": ("player = 3\n", "player", "3", "players"),
     "typo in rules": ('[rules]\nflip_scop = "card"\n', "rules.flip_scop", "'card'", "flip_scope"),
     "typo in a building": ('[[components.buildings]]\nvalue = 1\nphotos = []\nghost_wrth = 2\n',
-                           "components.buildings[0].ghost_wrth", "2", "ghost_worth"),
-    "typo in a photo effect": (TYPO_PHOTO, "components.buildings[3].photos[1][0]", "'ghots'", "'ghost'"),
+                           "components.buildings[value=1].ghost_wrth", "2", "ghost_worth"),
+    "typo in a photo effect": (TYPO_PHOTO, "components.buildings[value=4].photos[1][0]", "'ghots'", "'ghost'"),
     "wrong type": ('players = "three"\n', "players", "'three'", "an integer from 2 to 4"),
     "too many players": ("players = 5\n", "players", "5", "an integer from 2 to 4"),
     "negative count": ("[components]\nghost_pets = -1\n", "components.ghost_pets", "-1", "from 0 to 20"),
@@ -372,7 +372,7 @@ ERROR_CASES = {
     "zero games": ("games = 0\n", "games", "0", "an integer from 1 to"),
     "rotation type": ('seat_rotation = "yes"\n', "seat_rotation", "'yes'", "true or false"),
     "missing photos": ('replace = ["components.buildings"]\n[[components.buildings]]\nvalue = 1\n',
-                       "components.buildings[0].photos", "nothing",
+                       "components.buildings[value=1].photos", "nothing",
                        "a list, each item a list"),
 }
 
@@ -434,3 +434,21 @@ def test_a_bad_strategy_name_in_a_base_file_blames_the_base_in_either_form(tmp_p
     with pytest.raises(ScenarioError) as err:
         load_scenario(child)
     assert str(err.value).startswith(f"{base}: ") and "unknown strategy" in str(err.value)
+
+
+def test_an_item_of_a_keyed_list_is_named_by_its_key_in_errors(tmp_path):
+    """A file that extends another and gives one Building: the error names that Building by its value, not by its
+    place in the merged list of twelve (which no file shows); the same for a hero by its name, and for an override."""
+    one = tmp_path / "one.toml"
+    one.write_text(f'extends = "{DEFAULT_FILE}"\n[[components.buildings]]\nvalue = 4\nphotos = [["ghots"]]\n')
+    with pytest.raises(ScenarioError, match=r"^[^\n]*one\.toml: components\.buildings\[value=4\]\.photos\[0\]\[0\]: "
+                                            r"unknown value"):
+        load_scenario(one)
+    hero = tmp_path / "hero.toml"
+    hero.write_text(f'extends = "{SCENARIOS / "haunted_tower.toml"}"\n[[components.heroes]]\nname = "thief"\n'
+                    'hp = 0\n')
+    with pytest.raises(ScenarioError, match=r"hero\.toml: components\.heroes\[name=thief\]\.hp: out of range"):
+        load_scenario(hero)
+    with pytest.raises(ScenarioError, match=r"\(keyword components\.buildings\.12\.ghost_worth=-1\): "
+                                            r"components\.buildings\[value=12\]\.ghost_worth: out of range"):
+        load_scenario(DEFAULT_FILE, **{"components.buildings.12.ghost_worth": -1})
