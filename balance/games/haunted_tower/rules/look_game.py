@@ -1,7 +1,8 @@
 """The batch entry points of a lineup with a lookahead seat: the same games as ``simulate``'s, a lookahead seat's
-moves and encounters searched (``lookahead.look_move_nb``, ``lookahead.look_encounter_nb``). They are separate entry points so that a lineup without a lookahead
-seat runs a kernel without the search in it (the same code, speed and cold compile as before it existed);
-``run_chunk`` and ``simulate.trace_game`` pick one by the lineup's kinds (:func:`needs_look`).
+moves and encounters searched (``lookahead.look_move_nb``, ``lookahead.look_encounter_nb``). They are separate
+entry points so that a lineup without a lookahead seat runs a kernel without the search in it (the same code, speed
+and cold compile as before it existed); ``run_chunk`` and ``simulate.trace_game`` pick one by the lineup's kinds
+(:func:`needs_look`).
 
 The turn is ``turn.begin_turn_nb``, the move (``movement.move_to_nb``) and ``turn.after_move_nb`` with the
 encounter's answer, as ``turn.end_turn_nb`` plays them, and the round loop is

@@ -55,7 +55,7 @@ P_WIDTH = 2
 P_HORIZON = 3
 MOVE = 0                 # what a search answers (search_nb's stage): the square to stop on, the chit to encounter
 ENCOUNTER = 1
-Z = 2.0                  # standard errors by which a square must beat the base's own before the search takes it
+Z = 2.0                  # standard errors by which an answer must beat the base's own before the search takes it
 
 
 @rules_jit_inline
@@ -268,8 +268,8 @@ def margin_nb(state, p):
 def playout_nb(state, params, tables, costs, p, stage, a, key, j, base):
     """Playout j of answer `a` at a `stage` of seat p's turn (``MOVE``: the square it stops on, ``ENCOUNTER``: the
     chit it encounters, ``turn.encounter_nb``'s answer): fresh streams from (key, j), what p cannot know re-dealt,
-    every seat on the base strategy, the answer given, the turn ended and the game played to its end. Returns
-    ``margin_nb``."""
+    every seat on the base strategy, the answer given, the turn ended and the game played on to its end, or until
+    the seat's horizon (``look_at(p, 2)`` rounds) stops it as the turn cap would. Returns ``margin_nb``."""
     for s in range(state[PLAYERS]):
         set_base_nb(state, params, s, base)
         flat_init_nb(state, stream_at(2 + s), key, j, PURPOSE_STRATEGY + s)
